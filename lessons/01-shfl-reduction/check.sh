@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# check.sh - lesson 01's checker (run it with `make check`).
+#
+# 1. sync.cu, both variants, matches the CPU for awkward and large n, several
+#    seeds and block sizes, with and without jitter;
+# 2. legacy.cu shows its bug: wrong warp sums once odd lanes sleep;
+# 3. on a GPU with compute-sanitizer: racecheck finds no hazard in sync.cu
+#    (warnings included) and reports legacy.cu's; memcheck and synccheck are
+#    clean on sync.cu.
+# `make check SRC=mine.cu` runs step 1 (and the sanitizer checks of sync.cu)
+# on your file.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/checklib.sh
+. "$here/../../scripts/checklib.sh"
+check_begin "$@"
+
+if [ "$TARGET" = gpu ]; then
+    big=3000017          # a few million, not a multiple of 32 or of a block
+    legacy_n=2M          # 65,536 warps
+    jitter=200
+else
+    big=8195
+    legacy_n=8192
+    jitter=200
+fi
+
+for variant in 1 2; do
+    seed=1
+    for n in 1 31 32 33 1000 "$big"; do
+        for j in 0 "$jitter"; do
+            expect_right "sync: variant $variant n=$n seed=$seed jitter=${j}ns matches CPU" \
+                "$SYNC" -k "$variant" -n "$n" -s "$seed" -j "$j"
+        done
+        seed=$((seed + 1))
+    done
+    for threads in 32 1024; do
+        expect_right "sync: variant $variant n=5000 threads=$threads jitter=${jitter}ns matches CPU" \
+            "$SYNC" -k "$variant" -n 5000 -b "$threads" -j "$jitter" -s 7
+    done
+done
+
+if [ "$ONLY_SYNC" = 0 ]; then
+    observe "legacy: n=$legacy_n jitter=0ns" "$LEGACY" -n "$legacy_n"
+    expect_wrong "legacy: wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
+        "$LEGACY" -n "$legacy_n" -j "$jitter"
+fi
+
+if [ "$TARGET" = gpu ]; then
+    if find_sanitizer; then
+        for variant in 1 2; do
+            sanitize racecheck clean "sync: variant $variant racecheck finds no hazard" \
+                "$SYNC" -k "$variant" -n 4096 -b 1024
+        done
+        sanitize memcheck clean "sync: memcheck is clean" "$SYNC" -n 5000
+        sanitize synccheck clean "sync: synccheck is clean" "$SYNC" -n 5000
+        if [ "$ONLY_SYNC" = 0 ]; then
+            sanitize racecheck flagged "legacy: racecheck reports the intra-warp hazards" \
+                "$LEGACY" -n 4096 -b 1024
+        fi
+    else
+        diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"
+    fi
+fi
+
+check_end

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# need-tools.sh WHAT: makes sure the tools for `make WHAT` are here.
+# Installs the missing Debian packages with apt-get when run as root;
+# otherwise prints the one command to run and exits 2.
+set -u
+what=${1:?usage: need-tools.sh test}
+missing=()
+
+case "$what" in
+    test)
+        command -v bats >/dev/null 2>&1 || missing+=(bats)
+        for lib in bats-support bats-assert; do
+            [ -f "/usr/lib/bats/$lib/load.bash" ] || missing+=("$lib")
+        done ;;
+    *) echo "need-tools.sh: unknown need '$what'" >&2; exit 2 ;;
+esac
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${missing[*]} (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    if apt-get update -qq >/dev/null &&
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+        exit 0
+    fi
+    echo "need-tools.sh: apt-get could not install ${missing[*]}" >&2
+    exit 2
+fi
+echo "make $what needs ${missing[*]}; install them with:" >&2
+echo "  sudo apt-get install -y ${missing[*]}" >&2
+exit 2
