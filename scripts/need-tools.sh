@@ -9,8 +9,14 @@ missing=()
 case "$what" in
     test)
         command -v bats >/dev/null 2>&1 || missing+=(bats)
+        command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+        IFS=: read -ra libdirs <<<"${BATS_LIB_PATH:-/usr/lib/bats}"
         for lib in bats-support bats-assert; do
-            [ -f "/usr/lib/bats/$lib/load.bash" ] || missing+=("$lib")
+            found=no
+            for dir in "${libdirs[@]}"; do
+                [ -f "$dir/$lib/load.bash" ] && found=yes
+            done
+            [ "$found" = yes ] || missing+=("$lib")
         done ;;
     *) echo "need-tools.sh: unknown need '$what'" >&2; exit 2 ;;
 esac
