@@ -3,7 +3,7 @@
 
 LESSONS := $(sort $(patsubst %/Makefile,%,$(wildcard lessons/[0-9][0-9]-*/Makefile)))
 
-.PHONY: all check test clean help $(LESSONS)
+.PHONY: all check test docs grade doctor clean help $(LESSONS)
 .DEFAULT_GOAL := all
 
 # Build every lesson that can be built here; go on past failures, then fail.
@@ -16,9 +16,25 @@ check:
 	@scripts/each-lesson.sh check $(LESSONS)
 
 # The repository's tests (bats). Installs bats and friends when missing.
+# JUNIT=dir also writes dir/report.xml (JUnit XML).
 test:
 	@scripts/need-tools.sh test
-	@bats --formatter tap $(BATS_FLAGS) tests
+	@$(if $(JUNIT),mkdir -p $(JUNIT) &&) bats --formatter tap \
+	    $(if $(JUNIT),--report-formatter junit --output $(JUNIT)) $(BATS_FLAGS) tests
+
+# The site and the handouts, in docs/_build/. Installs Pandoc and WeasyPrint
+# when missing.
+docs:
+	@scripts/need-tools.sh docs
+	@docs/build.sh
+
+# Lab grading of lessons/*/$(GRADE_FILE) (default mine.cu): Score X/Y.
+grade:
+	@scripts/grade.sh $(LESSONS)
+
+# What this machine can do, and the next step for each gap.
+doctor:
+	@scripts/doctor.sh
 
 clean:
 	@for d in $(LESSONS); do $(MAKE) --no-print-directory -C $$d clean; done
@@ -28,7 +44,11 @@ help:
 	@echo "  all     build every lesson's programs (into lessons/*/build/)"
 	@echo "  check   run every lesson's checker: on the GPU if one is found;"
 	@echo "          prints one summary line per lesson; a skip is not a failure"
-	@echo "  test    run the repository's tests (tests/*.bats); installs bats if needed"
+	@echo "  test    run the repository's tests (tests/*.bats); installs bats if needed;"
+	@echo "          JUNIT=dir also writes dir/report.xml"
+	@echo "  docs    build the site and the PDF handouts into docs/_build/"
+	@echo "  grade   lab grading: check lessons/*/mine.cu (GRADE_FILE=...), print Score X/Y"
+	@echo "  doctor  what this machine has and what each target will do here"
 	@echo "  clean   remove every lesson's build/"
 	@echo "  help    this text"
 	@echo "one lesson: make -C lessons/01-shfl-reduction check (see its README.md)"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# need-tools.sh WHAT: makes sure the tools for `make WHAT` are here.
+# need-tools.sh WHAT: makes sure the tools for `make WHAT` (test, docs) are here.
 # Installs the missing Debian packages with apt-get when run as root;
 # otherwise prints the one command to run and exits 2.
 set -u
-what=${1:?usage: need-tools.sh test}
+what=${1:?usage: need-tools.sh test|docs}
 missing=()
 
 case "$what" in
@@ -18,6 +18,9 @@ case "$what" in
             done
             [ "$found" = yes ] || missing+=("$lib")
         done ;;
+    docs)
+        for t in pandoc weasyprint; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+        command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils) ;;
     *) echo "need-tools.sh: unknown need '$what'" >&2; exit 2 ;;
 esac
 
