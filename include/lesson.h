@@ -242,7 +242,7 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
         const char *arg = argv[i], *val;
         const char *eq = strchr(arg, '=');
         lesson_option *o;
-        long long v;
+        long long v = 0;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             lesson_usage(p);
             exit(LESSON_OK);

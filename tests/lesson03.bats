@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# Lesson 03 (syncwarp-races): build, command line, checker.
+
+setup_file() {
+    load helper
+    if have_nvcc; then build_lesson 03-syncwarp-races; fi
+}
+
+setup() {
+    load helper
+    L=$REPO/lessons/03-syncwarp-races
+}
+
+# stand_ins: programs in $BATS_TEST_TMPDIR that answer like the lesson's
+# sync.cu (always right) and legacy.cu (every bug shows: wrong results, and
+# a hang caught by the watchdog), and a legacy that is always lucky. On the
+# emu target they also print warpsim's summary line for the model in
+# WARPSIM_MODEL, as warpsim would.
+stand_ins() {
+    cat >"$BATS_TEST_TMPDIR/sync" <<'EOF_'
+#!/bin/sh
+echo "result: ok (stand-in)"
+echo "warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model ${WARPSIM_MODEL:-its}, seed 1)"
+EOF_
+    cp "$BATS_TEST_TMPDIR/sync" "$BATS_TEST_TMPDIR/lucky"
+    cat >"$BATS_TEST_TMPDIR/legacy" <<'EOF_'
+#!/bin/sh
+k=1 model=${WARPSIM_MODEL:-its}
+while [ $# -gt 0 ]; do
+    case "$1" in -k) k=$2; shift 2 ;; *) shift ;; esac
+done
+races=0 bad=0
+case "$k" in
+    1|2) races=1 ;;
+    3) bad=2 ;;
+    5) echo "HANG detected: lanes 16-31 spun 9 cycles on a flag while lanes 0-15 waited in __syncwarp(0xffffffff)"
+       exit 3 ;;
+esac
+[ "$races" = 0 ] || echo "warpsim: race on shared s[1]: lane 1 writes it and lane 0 reads it"
+[ "$bad" = 0 ] || echo "warpsim: bad shuffle: lane 1 reads lane 2, outside the mask"
+summary="warpsim: $races races, 0 hangs, $bad warp-primitive errors, 0 uninitialized reads, 0 memory errors (model $model, seed 1)"
+if [ "$model" = lockstep ] && [ "$k" != 3 ]; then
+    echo "result: ok (stand-in)"; echo "$summary"; exit 0
+fi
+echo "result: WRONG (5 of 8 lanes wrong)"
+echo "$summary"
+exit 1
+EOF_
+    chmod +x "$BATS_TEST_TMPDIR/sync" "$BATS_TEST_TMPDIR/legacy" "$BATS_TEST_TMPDIR/lucky"
+}
+
+@test "lesson 03 builds alone from a clean copy, with no warnings" {
+    need_nvcc
+    copy_repo "$BATS_TEST_TMPDIR/repo"
+    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/03-syncwarp-races"
+    echo "$output"
+    assert_success
+    refute_output --partial warning
+    [ -x "$BATS_TEST_TMPDIR/repo/lessons/03-syncwarp-races/build/sync" ]
+    [ -x "$BATS_TEST_TMPDIR/repo/lessons/03-syncwarp-races/build/legacy" ]
+}
+
+@test "--help explains every option, names the five demonstrations and the exit status" {
+    need_nvcc
+    for prog in sync legacy; do
+        run "$L/build/$prog" --help
+        assert_success
+        for opt in --size --seed --jitter --threads --variant --watchdog --help; do
+            assert_output --partial -- "$opt"
+        done
+        for demo in "1  tree:" "2  transpose:" "3  around:" "4  converged:" "5  hang:"; do
+            assert_line --partial "$demo"
+        done
+        assert_output --partial 'exit status'
+    done
+}
+
+@test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
+    need_nvcc
+    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 0" "-k 6" \
+                "-k bogus" "--variant=nope" "-c 3" "-w 10" "-n" "-k" "-s 1x"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$L/build/legacy" $args
+        echo "args: $args -> $stderr"
+        assert_failure 2
+        assert_equal "$output" ""
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" '^legacy: '
+    done
+    run --separate-stderr "$L/build/sync" -k tre
+    assert_failure 2
+    assert_equal "$stderr" "sync: --variant: no demonstration named 'tre' (try --help)"
+}
+
+@test "a demonstration chosen by name runs exactly as the same one chosen by number" {
+    need_nvcc
+    run --separate-stderr "$L/build/sync" -k 2 -n 100
+    local by_number=$output status_number=$status
+    assert_line --index 0 --partial 'sync.cu demonstration 2 (transpose:'
+    for form in "-k transpose" "--variant transpose" "--variant=transpose"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$L/build/sync" $form -n 100
+        assert_equal "$status" "$status_number"
+        assert_equal "$output" "$by_number"
+    done
+}
+
+@test "an n larger than the GPU's memory gives one line and exit 2" {
+    need_gpu
+    run --separate-stderr "$L/build/sync" -k transpose -n 64G
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
+}
+
+@test "every sync demonstration matches the CPU on the GPU, under jitter too" {
+    need_gpu
+    for k in 1 2 3 4 5; do
+        run "$L/build/sync" -k "$k" -n 5000 -j 200
+        echo "$output"
+        assert_success
+        assert_line --regexp '^result: ok \(0 of [0-9]+ '
+    done
+}
+
+@test "the legacy transpose reads slots before they are written once odd lanes sleep" {
+    need_gpu
+    run "$L/build/legacy" -k transpose -n 100000 -j 200
+    echo "$output"
+    assert_failure 1
+    assert_line --partial '(read before it was written)'
+    assert_line --regexp '^result: WRONG \([1-9][0-9]* of 100000 lanes wrong\)$'
+}
+
+@test "the legacy hang ends by itself within 10 s, names the lanes and exits 3" {
+    need_gpu
+    local start=$SECONDS
+    run timeout 30 "$L/build/legacy" -k hang
+    echo "$output"
+    assert_failure 3
+    assert_line --regexp '^HANG detected: lanes 16-31 spun [0-9]+ cycles on a flag while lanes 0-15 waited in __syncwarp\(0xffffffff\)'
+    [ $((SECONDS - start)) -lt 10 ]
+}
+
+@test "the checker passes a right sync and a legacy that shows every bug (stand-ins)" {
+    stand_ins
+    run "$L/check.sh" --target emu --sync "$BATS_TEST_TMPDIR/sync" --legacy "$BATS_TEST_TMPDIR/legacy"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^ok 1 - sync: tree n=1 jitter=0ns matches CPU$'
+    assert_line --regexp '^ok [0-9]+ - legacy: tree: lanes read slots their partners have already rewritten \(even lanes sleep 200ns'
+    assert_line --regexp '^ok [0-9]+ - legacy: transpose: lanes load slots before their owners store them'
+    assert_line --regexp "^ok [0-9]+ - legacy: around: the odd lanes' shuffle reads values"
+    assert_line --regexp '^ok [0-9]+ - legacy: converged: the ballot after __syncwarp\(\) counts half a warp'
+    assert_line --regexp '^ok [0-9]+ - legacy: hang: .* the watchdog ends it within 10 s$'
+    if grep -q '^emulate()' "$REPO/scripts/checklib.sh"; then
+        assert_line --regexp '^ok [0-9]+ - legacy: tree is right under lockstep, as on pre-Volta GPUs'
+        assert_line --regexp '^ok [0-9]+ - legacy: transpose: warpsim reports the race under every model'
+        assert_line --regexp '^ok [0-9]+ - legacy: around: warpsim reports shuffles from lanes that are not taking part'
+    fi
+    refute_line --partial 'not ok'
+    assert_equal "${lines[-1]}" "$(grep -c '^ok ' <<<"$output") passed, 0 failed"
+}
+
+@test "the checker fails a legacy that is right by luck, and says so (stand-ins)" {
+    stand_ins
+    run "$L/check.sh" --target emu --sync "$BATS_TEST_TMPDIR/sync" --legacy "$BATS_TEST_TMPDIR/lucky"
+    echo "$output"
+    assert_failure 1
+    assert_line --partial 'that is luck, not correctness'
+    assert_line --partial 'the bug did not show on this run'
+    assert_line --partial 'the hang did not show on this run'
+    refute_line --regexp '^not ok [0-9]+ - sync: '
+    assert_line --regexp '^[0-9]+ passed, [5-9] failed$'
+}
+
+@test "make check SRC= with DEMO checks one demonstration of a learner's file (stand-ins)" {
+    stand_ins
+    DEMO=converged run "$L/check.sh" --target emu --only-sync --sync "$BATS_TEST_TMPDIR/sync"
+    echo "$output"
+    assert_success
+    refute_line --partial 'legacy'
+    refute_line --regexp '^ok [0-9]+ - sync: (tree|transpose|around|hang) '
+    assert_line --regexp '^ok 1 - sync: converged n=1 jitter=0ns matches CPU$'
+}
+
+@test "make check runs on warpsim where no GPU is found, or skips with a reason" {
+    have_gpu && skip "a GPU is present: the checker runs on it (next test)"
+    run make --no-print-directory -C "$L" check
+    echo "$output"
+    assert_success
+    if [ -f "$REPO/mk/warpsim.mk" ]; then
+        assert_line '# checking on the CPU emulator (warpsim)'
+        assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
+    else
+        assert_line --regexp '^skipped: no GPU found'
+    fi
+}
+
+@test "make check passes on the GPU" {
+    need_gpu
+    run make --no-print-directory -C "$L" check
+    echo "$output"
+    assert_success
+    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+}
+
+@test "make check SRC= checks a learner's copy of sync.cu" {
+    need_gpu
+    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    assert_success
+    refute_line --partial 'legacy'
+}
