@@ -116,8 +116,16 @@ for k in "${demos[@]}"; do
     2)
         expect_right "legacy: partners is right when all 32 lanes take part (count=32): no partner is outside the mask" \
             "$LEGACY" -k 2 -c 32 -n "$legacy_n" -j "$jitter"
-        expect_wrong "legacy: partners adds values from lanes outside the mask when count < 32 (every count, n=$legacy_n)" \
-            "$LEGACY" -k 2 -c 0 -n "$legacy_n" ;;
+        if [ "$TARGET" = gpu ]; then
+            # Undefined behaviour need not look wrong: on an H200 the lanes
+            # outside the mask gave back values that left the sum right.
+            observe "legacy: partners, every count < 32 (n=$legacy_n)" \
+                "$LEGACY" -k 2 -c 0 -n "$legacy_n"
+            diag "reading a lane outside the mask is undefined whatever this GPU returned; warpsim returns poison and reports each such read"
+        else
+            expect_wrong "legacy: partners adds values from lanes outside the mask when count < 32 (every count, n=$legacy_n)" \
+                "$LEGACY" -k 2 -c 0 -n "$legacy_n"
+        fi ;;
     3)
         observe "legacy: reconverge n=$legacy_n jitter=0ns" "$LEGACY" -k 3 -n "$legacy_n"
         expect_wrong "legacy: reconverge votes with half a warp once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
