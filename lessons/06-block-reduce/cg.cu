@@ -1,0 +1,172 @@
+/*
+ * cg.cu - lesson 06 with Cooperative Groups: the block sum of sync.cu
+ * written with cg::reduce over 32-thread tiles. GPU only (C++: Cooperative
+ * Groups is a C++ API, so warpsim cannot run this file).
+ *
+ * Build:  make                 (nvcc -I../../include cg.cu -o build/cg)
+ * Run:    build/cg -n 16M            variant 1: block sums, two passes
+ *         build/cg -k 2 -n 256M      variant 2: 16-byte loads, two passes
+ * Check:  make check           (holds it to the 64-bit CPU sum like sync.cu)
+ *
+ * Why it is right: cg::reduce(tile, v, cg::plus<int>()) is a collective of
+ * the tile: every thread of the 32-thread tile must call it, and each gets
+ * the tile's sum. It compiles to __reduce_add_sync on compute capability 8.0
+ * and later and to shuffles before; the tile names its threads, so there is
+ * no mask to get wrong. block.sync() is __syncthreads.
+ *
+ * Variant 1: each thread adds a grid-stride share one int at a time, as
+ *   sync.cu's variant 1; one partial per block, then one block sums them.
+ * Variant 2: each thread's share comes from sync.cu's thread_sum4 (16-byte
+ *   loads, -u of them in flight), as sync.cu's variant 3; then the same
+ *   block sum and second pass.
+ *
+ * Included by bench.cu (which defines LESSON_AS_LIBRARY and includes sync.cu
+ * itself): then only the kernels and cg_run below are compiled.
+ */
+#ifndef LESSON_AS_LIBRARY
+#define LESSON_AS_LIBRARY
+#define CG_MAIN
+#include "sync.cu"
+#endif
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+namespace cg = cooperative_groups;
+
+/*
+ * The sum of v over the block, in every thread of the first tile (the other
+ * threads get their tile's sum). partial points at 32 ints of shared memory.
+ * Every thread of the block must call it (it holds block.sync()).
+ */
+__device__ int cg_block_sum(cg::thread_block block, int v, int *partial)
+{
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+    v = cg::reduce(tile, v, cg::plus<int>());
+    if (tile.thread_rank() == 0)
+        partial[tile.meta_group_rank()] = v;
+    block.sync();
+    if (tile.meta_group_rank() == 0) {
+        v = tile.thread_rank() < tile.meta_group_size() ? partial[tile.thread_rank()] : 0;
+        v = cg::reduce(tile, v, cg::plus<int>());
+    }
+    return v;
+}
+
+/* Variant 1, and the second pass of both: out[b] is the sum of block b's
+ * grid-stride share of in[0..n), one int at a time. */
+__global__ void cg_block_reduce(const int *in, long long n, int *out)
+{
+    __shared__ int partial[32];
+    cg::thread_block block = cg::this_thread_block();
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    int sum = 0;
+    for (; i < n; i += stride)
+        sum += in[i];
+    sum = cg_block_sum(block, sum, partial);
+    if (block.thread_rank() == 0)
+        out[blockIdx.x] = sum;
+}
+
+/* Variant 2: out[b] is the sum of block b's share, read by thread_sum4. */
+template <int UNROLL_BY>
+__global__ void cg_device_reduce(const int *__restrict__ in, long long n, int *out)
+{
+    __shared__ int partial[32];
+    cg::thread_block block = cg::this_thread_block();
+    int sum = cg_block_sum(block, thread_sum4(in, n, UNROLL_BY), partial);
+    if (block.thread_rank() == 0)
+        out[blockIdx.x] = sum;
+}
+
+/*
+ * Runs cg variant 1 or 2 on in[0..n), leaving the sum in *out
+ * (asynchronously); partials holds MAX_BLOCKS ints. Returns the number of
+ * blocks of the first launch.
+ */
+static long long cg_run(int variant, const int *in, long long n, int *partials, int *out,
+                        long long max_blocks, int threads, int unroll)
+{
+    long long blocks;
+    if (variant == 1) {
+        blocks = grid_for(n, threads, max_blocks);
+        LAUNCH(cg_block_reduce, (unsigned)blocks, (unsigned)threads, 0, in, n, partials);
+    } else {
+        blocks = grid_for(n / 4, threads, max_blocks);
+        switch (unroll) {
+        case 1: LAUNCH(cg_device_reduce<1>, (unsigned)blocks, (unsigned)threads, 0, in, n, partials); break;
+        case 2: LAUNCH(cg_device_reduce<2>, (unsigned)blocks, (unsigned)threads, 0, in, n, partials); break;
+        case 4: LAUNCH(cg_device_reduce<4>, (unsigned)blocks, (unsigned)threads, 0, in, n, partials); break;
+        case 8: LAUNCH(cg_device_reduce<8>, (unsigned)blocks, (unsigned)threads, 0, in, n, partials); break;
+        default: lesson_fail(LESSON_USAGE, "--unroll must be 1, 2, 4 or 8 (got %d)", unroll);
+        }
+    }
+    LAUNCH(cg_block_reduce, 1u, (unsigned)threads, 0, (const int *)partials, blocks, out);
+    return blocks;
+}
+
+static const char *cg_variants[] = {
+    "block: cg::reduce over 32-thread tiles, block.sync(), first tile sums the partials; second pass",
+    "device: sync.cu's 16-byte loads (-u in flight), the same cg block sum; second pass",
+};
+
+#ifdef CG_MAIN
+int main(int argc, char **argv)
+{
+    long long n = 1 << 24, seed = 1, threads = 256, variant = 1;
+    long long max_blocks = 1024, unroll = 4, max_value = 100;
+    lesson_option options[] = {
+        { 'n', "size", "N", &n, 1, 1LL << 36, "number of ints to sum" },
+        { 's', "seed", "S", &seed, 0, LLONG_MAX, "seed of the random input" },
+        { 'b', "threads", "T", &threads, 32, 1024, "threads per block, a multiple of 32" },
+        { 'k', "variant", "K", &variant, 1, 2, "which reduction" },
+        { 'g', "blocks", "G", &max_blocks, 1, MAX_BLOCKS,
+          "blocks in the grid at most (fewer when n is small)" },
+        { 'u', "unroll", "U", &unroll, 1, 8,
+          "16-byte loads in flight per thread, 1, 2, 4 or 8 (variant 2)" },
+        { 'm', "max", "M", &max_value, 1, 1 << 30, "input values are -M..-1 and 1..M" },
+    };
+    lesson_program program = { "cg.cu",
+        "Lesson 06 with Cooperative Groups: sums n random ints (never 0) with\n"
+        "cg::reduce block sums, and checks the sum against the 64-bit CPU sum\n"
+        "(modulo 2^32: the GPU sums in int, which wraps around). GPU only.",
+        cg_variants, 2, options, (int)(sizeof options / sizeof options[0]) };
+    long long want64, blocks;
+    int *in, *d_in, *d_partials, *d_out, got;
+    char what[64];
+
+    lesson_parse(argc, argv, &program);
+    if (threads % 32 != 0)
+        lesson_fail(LESSON_USAGE, "--threads must be a multiple of 32 (got %lld)", threads);
+    if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8)
+        lesson_fail(LESSON_USAGE, "--unroll must be 1, 2, 4 or 8 (got %lld)", unroll);
+
+    d_in = (int *)lesson_device_alloc((size_t)n * sizeof(int), "the input");
+    d_partials = (int *)lesson_device_alloc(MAX_BLOCKS * sizeof(int), "the block partials");
+    d_out = (int *)lesson_device_alloc(sizeof(int), "the sum");
+    in = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the input");
+
+    printf("cg.cu variant %lld (%s)\n", variant, cg_variants[variant - 1]);
+    printf("n=%lld seed=%lld values=+-1..%lld threads=%lld blocks<=%lld unroll=%lld\n",
+           n, seed, max_value, threads, max_blocks, unroll);
+    lesson_random_ints(in, n, seed, (int)max_value);
+    want64 = cpu_sum(in, n);
+
+    CUDA_CHECK(cudaMemcpy(d_in, in, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_partials, 0xab, MAX_BLOCKS * sizeof(int)));
+    CUDA_CHECK(cudaMemset(d_out, 0xab, sizeof(int)));
+    blocks = cg_run((int)variant, d_in, n, d_partials, d_out, max_blocks, (int)threads,
+                    (int)unroll);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof(int), cudaMemcpyDeviceToHost));
+    printf("ran %lld blocks of %lld threads\n", blocks, threads);
+
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_partials));
+    CUDA_CHECK(cudaFree(d_out));
+    free(in);
+    snprintf(what, sizeof what, "cg variant %lld, n=%lld", variant, n);
+    return report_sum(got, want64, what);
+}
+#endif /* CG_MAIN */

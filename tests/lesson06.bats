@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# Lesson 06 (block reduce): build, command line, checker, benchmark scripts,
+# and the top-level benchmark driver (scripts/bench-all.sh).
+
+setup_file() {
+    load helper
+    if have_nvcc; then build_lesson 06-block-reduce; fi
+}
+
+setup() {
+    load helper
+    L=$REPO/lessons/06-block-reduce
+}
+
+# results_csv FILE RATIO PCT: a results file as build/bench writes it, for
+# 2^28 and 2^30, where the fastest lesson kernel runs at RATIO x CUB and PCT%
+# of a 4800 GB/s datasheet at 2^28 (input for bench.sh --report).
+results_csv() {
+    local gbps
+    gbps=$(awk -v p="$3" 'BEGIN { printf "%.1f", 48 * p }')
+    cat >"$1" <<CSV
+table,gpu,n,bytes,method,setting,threads,blocks,unroll,ms,gbps,pct_peak,ratio_cub,check,peak_gbps
+result,TEST GPU,268435456,1073741824,cub,library,,,,0.2430,4418.7,92.1,1.000,ok,4800
+result,TEST GPU,268435456,1073741824,1-block-shfl,default,256,1056,,0.3000,3579.1,74.6,0.810,ok,4800
+result,TEST GPU,268435456,1073741824,5-device-lastblock,default,256,1056,4,0.2400,$gbps,$3,$2,ok,4800
+result,TEST GPU,268435456,1073741824,cub,library-again,,,,0.2431,4416.9,92.0,1.000,ok,4800
+result,TEST GPU,1073741824,4294967296,cub,library,,,,0.9700,4427.8,92.2,1.000,ok,4800
+result,TEST GPU,1073741824,4294967296,5-device-lastblock,default,256,1056,4,0.9600,4473.9,93.2,1.010,ok,4800
+result,TEST GPU,1073741824,4294967296,cub,library-again,,,,0.9702,4426.9,92.2,1.000,ok,4800
+CSV
+}
+
+@test "lesson 06 builds alone from a clean copy, with no warnings" {
+    need_nvcc
+    copy_repo "$BATS_TEST_TMPDIR/repo"
+    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/06-block-reduce"
+    echo "$output"
+    assert_success
+    refute_output --partial warning
+    for prog in sync legacy cg cub_ref bench; do
+        [ -x "$BATS_TEST_TMPDIR/repo/lessons/06-block-reduce/build/$prog" ] || fail "no build/$prog"
+    done
+}
+
+@test "--help explains every option, the variants and the exit status" {
+    need_nvcc
+    for prog in sync legacy; do
+        run "$L/build/$prog" --help
+        assert_success
+        for opt in --size --seed --jitter --threads --variant --blocks --unroll --max --help; do
+            assert_output --partial -- "$opt"
+        done
+        assert_output --partial 'exit status'
+    done
+    run "$L/build/sync" --help
+    assert_line --partial '2  block: __reduce_add_sync warp sums'
+    assert_line --partial '5  device: 16-byte loads, -u in flight, one launch; the last block sums the partials'
+    run "$L/build/legacy" --help
+    assert_line --partial '1  block: volatile shared-memory warp sums, no warp sync'
+}
+
+@test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
+    need_nvcc
+    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 6" \
+                "-u 3" "-u 16" "-g 0" "-g 65537" "-m 0" "-n" "-s 1x"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$L/build/sync" $args
+        echo "args: $args -> $stderr"
+        assert_failure 2
+        assert_equal "$output" ""
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" '^sync: '
+    done
+    run --separate-stderr "$L/build/legacy" -k 2
+    assert_failure 2
+    assert_equal "$stderr" "legacy: --variant must be between 1 and 1 (got 2)"
+}
+
+@test "the GPU-only programs explain themselves and reject bad arguments with exit 2" {
+    need_nvcc
+    run "$L/build/cg" --help
+    assert_success
+    assert_line --partial '1  block: cg::reduce over 32-thread tiles'
+    run "$L/build/cub_ref" --help
+    assert_success
+    assert_line --partial '1  cub::DeviceReduce::Sum'
+    run "$L/build/bench" --help
+    assert_success
+    for opt in --size --sizes --method --threads --unroll --per-sm --sweep --reps --warmup --peak; do
+        assert_output --partial -- "$opt"
+    done
+    assert_line --partial '8  cub                 cub::DeviceReduce::Sum'
+    for prog_args in "cg -k 3" "cg -u 5" "cub_ref -n 0" "cub_ref -b 64" "bench -n 1000" \
+                     "bench -b 48" "bench -u 3" "bench -k 9" "bench -t 2" "bench -l 9"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$L/build/"$prog_args
+        echo "$prog_args -> $stderr"
+        assert_failure 2
+        assert_equal "$output" ""
+        assert_equal "${#stderr_lines[@]}" 1
+    done
+    run --separate-stderr "$L/build/bench" -n 1000
+    assert_equal "$stderr" "bench: --size must be a multiple of 4 x 4^(L-1) = 256 to split into 4 sizes (got 1000)"
+}
+
+@test "an n larger than the GPU's memory gives one line and exit 2" {
+    need_gpu
+    run --separate-stderr "$L/build/sync" -n 64G
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
+}
+
+@test "every variant of sync matches the CPU on the GPU, under jitter too" {
+    need_gpu
+    for k in 1 2 3 4 5; do
+        run "$L/build/sync" -k "$k" -n 1000003 -j 200 -b 96
+        echo "$output"
+        assert_success
+        assert_line --regexp "^result: ok \\(variant $k, n=1000003: got -?[0-9]+, the 64-bit CPU sum is -?[0-9]+\\)$"
+    done
+}
+
+@test "make check passes, on the GPU or on warpsim where there is none" {
+    run make --no-print-directory -C "$L" check
+    echo "$output"
+    if printf '%s\n' "$output" | grep -q '^skipped: '; then
+        skip "no GPU and no warpsim here: $(printf '%s\n' "$output" | grep '^skipped: ')"
+    fi
+    assert_success
+    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+}
+
+@test "make check SRC= passes a copy of sync.cu and fails a copy of legacy.cu" {
+    have_gpu || have_nvcc || command -v gcc >/dev/null || skip "no GPU, nvcc or gcc"
+    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    if printf '%s\n' "$output" | grep -q '^skipped: '; then skip "checker skipped here"; fi
+    assert_success
+    refute_line --partial 'legacy'
+    cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^# .* offers 1 variant\(s\): checking variants 1\.\.1$'
+    assert_line --regexp '^not ok [0-9]+ - sync: variant 1 '
+}
+
+@test "make bench without a GPU says so and succeeds" {
+    have_gpu && skip "a GPU is present: make bench would run the benchmark"
+    need_nvcc
+    run make --no-print-directory -C "$L" bench
+    echo "$output"
+    assert_success
+    assert_line '06-block-reduce: no GPU found (nvidia-smi lists none): the benchmark needs one'
+    assert_line 'skipped: no GPU'
+}
+
+@test "bench.sh --report turns results into a table, summary lines and a plot" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    results_csv "$BATS_TEST_TMPDIR/r.csv" 1.013 93.4
+    run "$L/bench.sh" --report "$BATS_TEST_TMPDIR/r.csv" "$BATS_TEST_TMPDIR/r.png"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^2\^28 +5-device-lastblock +default +256 +1056 +4 +0\.2400 +4483\.2 +93\.4 +1\.013 ok$'
+    assert_line --regexp '^2\^28 +1-block-shfl +default +256 +1056 +- '
+    assert_line 'summary: n=2^28: fastest lesson kernel 5-device-lastblock (default: 256 threads, 1056 blocks, unroll 4): 4483.2 GB/s, 93.4% of the datasheet 4800 GB/s; 1.013 x CUB (CUB 4418.7 GB/s, again 4416.9 GB/s)'
+    assert_line 'summary: goal, at least CUB at 2^28 and above: met'
+    assert_line 'summary: goal, 93% of the datasheet at 2^28: met'
+    [ "$(head -c 4 "$BATS_TEST_TMPDIR/r.png" | tail -c 3)" = PNG ]
+}
+
+@test "the benchmark summary says plainly when a goal is not met" {
+    results_csv "$BATS_TEST_TMPDIR/r.csv" 0.990 90.1
+    run "$L/bench.sh" --report "$BATS_TEST_TMPDIR/r.csv"
+    echo "$output"
+    assert_success
+    assert_line 'summary: goal, at least CUB at 2^28 and above: NOT met'
+    assert_line 'summary: goal, 93% of the datasheet at 2^28: NOT met'
+    sed -i 's/^\(result,TEST GPU,268435456,.*,5-device-lastblock,.*\),ok,4800$/\1,WRONG,4800/' \
+        "$BATS_TEST_TMPDIR/r.csv"
+    run "$L/bench.sh" --report "$BATS_TEST_TMPDIR/r.csv"
+    assert_line 'summary: 1 measurements FAILED their check'
+}
+
+@test "the top-level make bench without a GPU runs only warpsim's throughput benchmark" {
+    mkdir -p "$BATS_TEST_TMPDIR/ws"
+    printf 'bench:\n\t@echo "model  M acc/s"; echo "its  21.0"\n' >"$BATS_TEST_TMPDIR/ws/Makefile"
+    BENCH_GPU=0 WARPSIM_DIR="$BATS_TEST_TMPDIR/ws" run "$REPO/scripts/bench-all.sh" "$L"
+    echo "$output"
+    assert_success
+    assert_line "bench: no GPU found (nvidia-smi lists none): the lessons' benchmarks need one"
+    assert_line '==== warpsim: make bench'
+    assert_line 'warpsim: ok'
+    assert_line '    its  21.0'
+    refute_output --partial '06-block-reduce'
+    rm "$BATS_TEST_TMPDIR/ws/Makefile"
+    BENCH_GPU=0 WARPSIM_DIR="$BATS_TEST_TMPDIR/ws" run "$REPO/scripts/bench-all.sh" "$L"
+    assert_success
+    assert_line --partial "warpsim: its throughput benchmark is not available"
+}
+
+@test "the top-level make bench with a GPU runs each lesson's benchmark in order and collects its summary" {
+    local d=$BATS_TEST_TMPDIR/lessons
+    mkdir -p "$d/01-a" "$d/02-b" "$d/03-c"
+    printf 'bench:\n\t@echo timing; echo "summary: 1.01 x CUB"; echo "summary: goal met"\n' >"$d/01-a/Makefile"
+    printf 'bench:\n\t@echo "02-b: no benchmark in this lesson"\n' >"$d/02-b/Makefile"
+    printf 'bench:\n\t@echo "check failed"; exit 1\n' >"$d/03-c/Makefile"
+    mkdir -p "$BATS_TEST_TMPDIR/ws"
+    BENCH_GPU=1 WARPSIM_DIR="$BATS_TEST_TMPDIR/ws" run "$REPO/scripts/bench-all.sh" \
+        "$d/01-a" "$d/02-b" "$d/03-c"
+    echo "$output"
+    assert_failure 1
+    assert_line '==== [1/3] 01-a: make bench'
+    assert_line '==== [3/3] 03-c: make bench'
+    assert_line --regexp '^01-a: ok \([0-9]+s\)$'
+    assert_line '    1.01 x CUB'
+    assert_line '    goal met'
+    assert_line '02-b: no benchmark'
+    assert_line --regexp '^03-c: FAILED \(exit status [0-9]+\)$'
+    assert_line --partial 'warpsim: its throughput benchmark is not available'
+    assert_line 'lessons: 1 benchmarked, 1 failed, 0 skipped, 1 without a benchmark'
+}
