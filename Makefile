@@ -3,17 +3,22 @@
 
 LESSONS := $(sort $(patsubst %/Makefile,%,$(wildcard lessons/[0-9][0-9]-*/Makefile)))
 
-.PHONY: all check test docs grade doctor clean help $(LESSONS)
+.PHONY: all check test bench docs grade doctor clean help $(LESSONS)
 .DEFAULT_GOAL := all
 
 # Build every lesson that can be built here; go on past failures, then fail.
 all:
 	@scripts/each-lesson.sh all $(LESSONS)
 
-# Check every lesson (on the GPU if there is one), collecting failures:
-# a skip (no GPU) is not a failure.
+# Check every lesson (on the GPU if there is one, else on warpsim, the CPU
+# emulator), collecting failures: a skip is not a failure.
 check:
 	@scripts/each-lesson.sh check $(LESSONS)
+
+# With a GPU, every lesson's benchmark (CSV and plots in docs/results/<gpu>/)
+# and a summary table; warpsim's throughput always. Never run by `make test`.
+bench:
+	@scripts/bench-all.sh $(LESSONS)
 
 # The repository's tests (bats). Installs bats and friends when missing.
 # JUNIT=dir also writes dir/report.xml (JUnit XML).
@@ -38,14 +43,17 @@ doctor:
 
 clean:
 	@for d in $(LESSONS); do $(MAKE) --no-print-directory -C $$d clean; done
+	@$(MAKE) --no-print-directory -C warpsim clean
 
 help:
 	@echo "make [target] [SM=90] [EMU=1] [V=1]"
 	@echo "  all     build every lesson's programs (into lessons/*/build/)"
-	@echo "  check   run every lesson's checker: on the GPU if one is found;"
+	@echo "  check   run every lesson's checker: on the GPU if one is found, else on"
+	@echo "          warpsim, the CPU emulator (EMU=1: on warpsim anyway);"
 	@echo "          prints one summary line per lesson; a skip is not a failure"
 	@echo "  test    run the repository's tests (tests/*.bats); installs bats if needed;"
 	@echo "          JUNIT=dir also writes dir/report.xml"
+	@echo "  bench   with a GPU, every lesson's benchmark and a summary; warpsim's throughput always"
 	@echo "  docs    build the site and the PDF handouts into docs/_build/"
 	@echo "  grade   lab grading: check lessons/*/mine.cu (GRADE_FILE=...), print Score X/Y"
 	@echo "  doctor  what this machine has and what each target will do here"

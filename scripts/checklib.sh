@@ -22,6 +22,17 @@
 # Lesson programs end with a line `result: ok (...)` or `result: WRONG (...)`
 # and exit 0 right, 1 wrong, 2 bad usage, 3 hang caught by their watchdog,
 # 77 no GPU (include/lesson.h).
+#
+# On the emu target the programs are built for warpsim, the CPU emulator,
+# which runs them under a scheduling model (WARPSIM_MODEL):
+#   expect_right   runs the program under every model of EMU_MODELS
+#                  (lockstep its random) and wants each run right AND clean:
+#                  no race, hang, bad mask or other report from warpsim;
+#   expect_wrong, expect_hang, observe
+#                  run it under EMU_MODEL (its, the adversarial model);
+#   emulate MODEL EXPECT WHAT CMD...
+#                  the emulator's analogue of `sanitize`, see below.
+# EMU_SEED (default 1) is the seed of the random model.
 
 CHECK_PASSED=0
 CHECK_FAILED=0
@@ -33,6 +44,10 @@ TARGET=
 ONLY_SYNC=0
 RUN_OUT=
 RUN_RC=0
+EMU_MODELS=${EMU_MODELS:-"lockstep its random"}
+EMU_MODEL=${EMU_MODEL:-its}
+EMU_SEED=${EMU_SEED:-1}
+WARPSIM_REPORTED=99     # warpsim's exit status when it reported anything
 
 check_usage() {
     printf 'usage: %s --target gpu|emu|none [--why TEXT] --sync BIN [--legacy BIN] [--only-sync] [--timeout S]\n' "$0" >&2
@@ -107,11 +122,45 @@ diag_output() {
 }
 
 # run_bounded CMD...: runs CMD under the timeout; sets RUN_OUT and RUN_RC
-# (124 when the timeout stopped it).
+# (124 when the timeout stopped it). On the emu target the program runs
+# under warpsim's model EMU_MODEL.
 run_bounded() {
+    if [ "$TARGET" = emu ]; then
+        run_model "$EMU_MODEL" "$@"
+        return
+    fi
     RUN_OUT=$(timeout -k 5 "$CHECK_TIMEOUT" "$@" 2>&1)
     RUN_RC=$?
     [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+}
+
+# run_model MODEL CMD...: runs a program built for warpsim under MODEL
+# (lockstep, its or random), bounded like run_bounded.
+run_model() {
+    local model=$1; shift
+    RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
+              timeout -k 5 "$CHECK_TIMEOUT" "$@" 2>&1)
+    RUN_RC=$?
+    [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+}
+
+# warpsim_summary: warpsim's summary line of the last run ("3 races, 0
+# hangs, ... (model its, seed 1)"), empty when there is none.
+warpsim_summary() {
+    printf '%s\n' "$RUN_OUT" | sed -n 's/^warpsim: \([0-9][0-9]* race.*\)$/\1/p' | tail -n 1
+}
+
+# warpsim_count KIND: the count of KIND (races, hangs, warp-primitive
+# errors, uninitialized reads, memory errors) in the last summary; 0 if none.
+warpsim_count() {
+    local n
+    n=$(warpsim_summary | grep -oE "[0-9]+ ${1%s}s?( |,|$)" | head -n 1 | cut -d' ' -f1)
+    printf '%s\n' "${n:-0}"
+}
+
+# warpsim_clean: whether the last run's summary reports nothing.
+warpsim_clean() {
+    warpsim_summary | grep -qE '^0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
 }
 
 # result_of: the detail of the last run's `result:` line.
@@ -119,9 +168,28 @@ result_of() {
     printf '%s\n' "$RUN_OUT" | sed -n 's/^result: [A-Za-z]* (\(.*\))$/\1/p' | tail -n 1
 }
 
-# expect_right WHAT CMD...: the program must match the CPU (exit 0, result: ok).
+# expect_right WHAT CMD...: the program must match the CPU (exit 0, result: ok);
+# on the emu target under every model of EMU_MODELS, with nothing reported.
 expect_right() {
-    local what=$1; shift
+    local what=$1 model; shift
+    if [ "$TARGET" = emu ]; then
+        for model in $EMU_MODELS; do
+            RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
+                      WARPSIM_ERROR_EXITCODE=$WARPSIM_REPORTED \
+                      timeout -k 5 "$CHECK_TIMEOUT" "$@" 2>&1)
+            RUN_RC=$?
+            [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+            if [ "$RUN_RC" -ne 0 ] || ! printf '%s\n' "$RUN_OUT" | grep -q '^result: ok'; then
+                not_ok "$what"
+                diag "under warpsim's $model model: exit status $RUN_RC: $(describe_rc "$RUN_RC")" \
+                     "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED $*"
+                diag_output 12
+                return
+            fi
+        done
+        ok "$what"
+        return
+    fi
     run_bounded "$@"
     if [ "$RUN_RC" -eq 0 ] && printf '%s\n' "$RUN_OUT" | grep -q '^result: ok'; then
         ok "$what"
@@ -178,6 +246,7 @@ expect_hang() {
 observe() {
     local what=$1; shift
     run_bounded "$@"
+    [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
     case "$RUN_RC" in
         0) diag "$what: matched the CPU ($(result_of)); that is luck, not correctness" ;;
         1) diag "$what: wrong ($(result_of))" ;;
@@ -192,9 +261,72 @@ describe_rc() {
         2) printf 'bad usage' ;;
         3) printf 'hang caught by the watchdog' ;;
         77) printf 'no usable GPU' ;;
+        "$WARPSIM_REPORTED") printf 'right, but warpsim reported a hazard (see its lines above)' ;;
         124) printf 'still running after %ss: stopped by the timeout' "$CHECK_TIMEOUT" ;;
         *) printf 'crashed or unexpected' ;;
     esac
+}
+
+# ---- warpsim (emu target only) ------------------------------------------
+
+# emulate MODEL EXPECT WHAT CMD...: runs CMD under warpsim's MODEL (lockstep,
+# its, random, or all: each of them in turn) and checks what happened:
+#   right    the result matches the CPU (whatever warpsim reported)
+#   wrong    the result is wrong
+#   clean    warpsim reported nothing (and the program ran to its end)
+#   race, hang, primitive, uninit, memory
+#            warpsim reported at least one race, hang, warp-primitive error,
+#            uninitialized shared read, or invalid global access
+#   flagged  warpsim reported anything
+# One ok/not ok line; # lines give warpsim's summary and its first report.
+emulate() {
+    local models=$1 expect=$2 what=$3 model fail=0 summary line='' pattern; shift 3
+    local summaries=()
+    [ "$models" = all ] && models="lockstep its random"
+    for model in $models; do
+        run_model "$model" "$@"
+        summary=$(warpsim_summary)
+        summaries+=("warpsim: ${summary:-no summary}")
+        case "$expect" in
+            right) printf '%s\n' "$RUN_OUT" | grep -q '^result: ok' && [ "$RUN_RC" -eq 0 ] || fail=1
+                   pattern='^warpsim: [a-z]' ;;
+            wrong) [ "$RUN_RC" -eq 1 ] && printf '%s\n' "$RUN_OUT" | grep -q '^result: WRONG' || fail=1
+                   pattern='^warpsim: [a-z]' ;;
+            clean) { [ "$RUN_RC" -eq 0 ] || [ "$RUN_RC" -eq 1 ]; } && warpsim_clean || fail=1
+                   pattern='^warpsim: [a-z]' ;;
+            race) [ "$(warpsim_count races)" -gt 0 ] || fail=1; pattern='^warpsim: race ' ;;
+            hang) [ "$RUN_RC" -eq 3 ] && [ "$(warpsim_count hangs)" -gt 0 ] || fail=1
+                  pattern='HANG detected' ;;
+            primitive) [ "$(warpsim_count 'warp-primitive errors')" -gt 0 ] || fail=1
+                       pattern='^warpsim: (bad|missing|mask|divergent|partial)' ;;
+            uninit) [ "$(warpsim_count 'uninitialized reads')" -gt 0 ] || fail=1
+                    pattern='^warpsim: uninitialized' ;;
+            memory) [ "$(warpsim_count 'memory errors')" -gt 0 ] || fail=1
+                    pattern='^warpsim: invalid' ;;
+            flagged) [ -n "$summary" ] && ! warpsim_clean || fail=1
+                     pattern='^warpsim: [a-z]' ;;
+            *) printf '%s: emulate: unknown expectation %s\n' "$0" "$expect" >&2; exit 2 ;;
+        esac
+        if [ -z "$summary" ] && [ "$expect" != hang ]; then
+            fail=1
+        fi
+        if [ "$fail" = 1 ]; then
+            not_ok "$what"
+            diag "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
+                 "warpsim: ${summary:-no summary}" "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED $*"
+            diag_output 12
+            return
+        fi
+        if [ -z "$line" ]; then     # the first model's evidence
+            case "$expect" in
+                right|wrong) line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 '^result: ') ;;
+                *) line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E "$pattern") ;;
+            esac
+        fi
+    done
+    ok "$what"
+    diag "${summaries[@]}"
+    [ -z "$line" ] || printf '#   %s\n' "$line"
 }
 
 # ---- compute-sanitizer (GPU only) ---------------------------------------

@@ -7,8 +7,10 @@ setup() {
     CHECK01=$REPO/lessons/01-shfl-reduction/check.sh
 }
 
+# Lesson 01's checker on the emu target, with stand-ins that behave like
+# programs built for warpsim (they print its summary line).
 @test "a lesson checker passes when sync is right and legacy shows its bug" {
-    run "$CHECK01" --target emu --sync "$FIXTURES/right.sh" --legacy "$FIXTURES/wrong.sh"
+    run "$CHECK01" --target emu --sync "$FIXTURES/emu-clean.sh" --legacy "$FIXTURES/emu-legacy.sh"
     echo "$output"
     assert_success
     assert_line --regexp '^ok 1 - sync: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
@@ -20,7 +22,7 @@ setup() {
 }
 
 @test "a legacy version that matches the CPU is not ok, and the checker says it was luck" {
-    run "$CHECK01" --target emu --sync "$FIXTURES/right.sh" --legacy "$FIXTURES/right.sh"
+    run "$CHECK01" --target emu --sync "$FIXTURES/emu-clean.sh" --legacy "$FIXTURES/emu-lucky.sh"
     echo "$output"
     assert_failure 1
     assert_line --partial 'that is luck, not correctness'
@@ -82,4 +84,60 @@ setup() {
     run "$CHECK01" --target emu --sync /nonexistent --legacy /nonexistent
     assert_failure 2
     assert_line --partial 'is not an executable program'
+}
+
+# ---- the emu target: programs built for warpsim ---------------------------
+
+@test "on warpsim, expect_right runs the program under lockstep, its and random" {
+    export EMU_LOG=$BATS_TEST_TMPDIR/models
+    run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-clean.sh"
+    echo "$output"
+    assert_success
+    assert_line 'ok 1 - the program matches the CPU'
+    assert_equal "$(tr '\n' ' ' <"$EMU_LOG")" "lockstep its random "
+}
+
+@test "on warpsim, expect_right fails a right result that warpsim reported a race in" {
+    run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line 'not ok 1 - the program matches the CPU'
+    assert_line "# under warpsim's lockstep model: exit status 99: right, but warpsim reported a hazard (see its lines above)"
+}
+
+@test "on warpsim, expect_wrong and observe run under the adversarial its model" {
+    run "$FIXTURES/one-check.sh" wrong --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_success
+    assert_line 'ok 1 - the program shows its bug'
+    assert_line '# 3 of 8 warps wrong'
+}
+
+@test "emulate checks the result or the report under the model it names" {
+    run "$FIXTURES/emulate.sh" lockstep right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_success
+    assert_line '# warpsim: 1 race, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model lockstep, seed 1)'
+    assert_line '#   result: ok (0 of 8 warps wrong)'
+    run "$FIXTURES/emulate.sh" its right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    assert_failure 1
+    assert_line --partial "under warpsim's its model: exit status 1"
+    run "$FIXTURES/emulate.sh" all race --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    assert_success
+    assert_line --regexp '^#   warpsim: race on shared s\[1\]: thread 1 '
+    run "$FIXTURES/emulate.sh" all clean --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    assert_failure 1
+    run "$FIXTURES/emulate.sh" all clean --target emu --only-sync --sync "$FIXTURES/emu-clean.sh"
+    assert_success
+    run "$FIXTURES/emulate.sh" its hang --target emu --only-sync --sync "$FIXTURES/emu-clean.sh"
+    assert_failure 1
+}
+
+@test "emulate cannot pass a program that is not built for warpsim" {
+    run "$FIXTURES/emulate.sh" its clean --target emu --only-sync --sync "$FIXTURES/right.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line '# warpsim: no summary'
+    run "$FIXTURES/emulate.sh" its right --target emu --only-sync --sync "$FIXTURES/right.sh"
+    assert_failure 1
 }

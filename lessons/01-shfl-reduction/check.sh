@@ -7,6 +7,11 @@
 # 3. on a GPU with compute-sanitizer: racecheck finds no hazard in sync.cu
 #    (warnings included) and reports legacy.cu's; memcheck and synccheck are
 #    clean on sync.cu.
+# On warpsim, the CPU emulator (no GPU, or EMU=1): step 1 runs under each
+# scheduling model (lockstep, its, random) and wants nothing reported; step 2
+# runs under its; and legacy.cu is right under lockstep, the pre-Volta model,
+# even with jitter ("it used to work"), while warpsim reports its race under
+# every model, right or wrong.
 # `make check SRC=mine.cu` runs step 1 (and the sanitizer checks of sync.cu)
 # on your file.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +48,13 @@ if [ "$ONLY_SYNC" = 0 ]; then
     observe "legacy: n=$legacy_n jitter=0ns" "$LEGACY" -n "$legacy_n"
     expect_wrong "legacy: wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
         "$LEGACY" -n "$legacy_n" -j "$jitter"
+fi
+
+if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
+    emulate lockstep right "legacy: right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter" \
+        "$LEGACY" -n "$legacy_n" -j "$jitter"
+    emulate all race "legacy: warpsim reports the intra-warp race under every model" \
+        "$LEGACY" -n 2048
 fi
 
 if [ "$TARGET" = gpu ]; then

@@ -1,0 +1,239 @@
+#!/usr/bin/env bats
+# warpsim's detectors, case by case (warpsim/tests/detect.cu): each bug must
+# be reported under every model, naming lane, mask and line; each correct
+# variant must stay silent.
+
+setup_file() {
+    load helper
+    make -s --no-print-directory -C "$REPO/warpsim" all tests >/dev/null
+}
+
+setup() {
+    load helper
+    D=$REPO/warpsim/build/tests/detect
+}
+
+# under MODEL K: runs case K under MODEL; output in $output.
+under() {
+    run env WARPSIM_MODEL="$1" WARPSIM_SPIN_LIMIT=100000 "$D" -k "$2"
+    echo "--- model $1, case $2: $output"
+}
+
+# clean_everywhere K: case K runs to its end under every model, nothing reported.
+clean_everywhere() {
+    local m
+    for m in lockstep its random; do
+        under $m "$1"
+        assert_success
+        assert_line "warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model $m, seed 1)"
+    done
+}
+
+@test "an intra-warp race on shared memory is reported under every model, with lanes and lines" {
+    for m in lockstep its random; do
+        under $m 1
+        assert_line --regexp '^warpsim: race on shared s\[[0-9]+\]: thread [0-9]+ \(block 0, warp 0, lane [0-9]+\) writes it at detect\.cu:[0-9]+ and thread [0-9]+ \(block 0, warp 0, lane [0-9]+\) reads it at detect\.cu:[0-9]+; same warp, and no __syncwarp or __syncthreads between them'
+    done
+}
+
+@test "__syncwarp between the write and the read orders them: no race" {
+    clean_everywhere 2
+}
+
+@test "a race between warps is reported, and __syncthreads removes it" {
+    for m in lockstep its random; do
+        under $m 3
+        assert_line --regexp '^warpsim: race on shared s\[[0-9]+\]: .*; different warps, and no __syncthreads between them$'
+    done
+    clean_everywhere 4
+}
+
+@test "a race between blocks on global memory is reported although blocks run one by one" {
+    for m in lockstep its random; do
+        under $m 5
+        assert_line --regexp '^warpsim: race on global cudaMalloc#1\[0\]: thread 0 \(block 0, .* and thread 0 \(block 1, .*; different blocks of one launch, which nothing orders$'
+    done
+}
+
+@test "atomics do not race with atomics, but a plain read of an atomic counter does" {
+    clean_everywhere 6
+    for m in lockstep its random; do
+        under $m 7
+        assert_line --regexp '^warpsim: race on global cudaMalloc#1\[0\]: .*updates it atomically.*reads it|^warpsim: race on global cudaMalloc#1\[0\]: .*reads it.*updates it atomically'
+    done
+}
+
+@test "a shuffle synchronizes lanes but orders no memory: the race is still reported" {
+    for m in lockstep its random; do
+        under $m 8
+        assert_line --regexp '^warpsim: race on shared s\['
+    done
+}
+
+@test "an intra-warp race on global memory is reported" {
+    for m in lockstep its random; do
+        under $m 9
+        assert_line --regexp '^warpsim: race on global cudaMalloc#1\[[0-9]+\]: .*same warp'
+    done
+}
+
+@test "a read of shared memory no thread wrote is reported as uninitialized" {
+    for m in lockstep its random; do
+        under $m 10
+        assert_line --regexp '^warpsim: uninitialized read: lane [0-9]+ of warp 0 \(thread [0-9]+, block 0\) reads shared s\[[0-9]+\] at detect\.cu:[0-9]+ before any thread of its block wrote it'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 1 uninitialized read, 0 memory errors'
+    done
+}
+
+@test "a lane absent from its own mask is reported with its lane and mask" {
+    for m in lockstep its random; do
+        under $m 11
+        assert_line --regexp '^warpsim: bad mask: lane (1[6-9]|2[0-9]|3[01]) of warp 0 \(thread [0-9]+, block 0\) calls __ballot_sync\(0x0000ffff\) at detect\.cu:[0-9]+ with a mask that does not name itself'
+    done
+}
+
+@test "a shuffle reading a lane outside the mask gets poison and is reported" {
+    for m in lockstep its random; do
+        under $m 12
+        assert_line --regexp '^warpsim: bad shuffle: lane 8 of warp 0 .* reads lane 16 with __shfl_down_sync\(0x0000ffff\) at detect\.cu:[0-9]+, but lane 16 is outside the mask; it gets a poison value \(0xdeadbeef\)$'
+    done
+}
+
+@test "a shuffle reading a lane that exited gets poison and is reported" {
+    for m in lockstep its random; do
+        under $m 13
+        assert_line --regexp "^warpsim: bad shuffle: lane 0 of warp 0 .* reads lane 16 with __shfl_down_sync\(0xffffffff\) at detect\.cu:[0-9]+, but lane 16 has exited \(it returned early\)"
+        assert_line --partial 'out: -559038737'
+    done
+}
+
+@test "lanes that skip a full-mask shuffle and go on are reported as missing, under every model" {
+    for m in lockstep its random; do
+        under $m 14
+        assert_line --regexp '^warpsim: missing lanes: lanes 16-31 of warp 0 \(block 0\) are named in the mask of __shfl_xor_sync\(0xffffffff\) that lanes 0-15 call at detect\.cu:[0-9]+, but went past it without calling it'
+    done
+}
+
+@test "a full-mask __syncwarp after some lanes exited is legal: no error, a note with --verbose" {
+    clean_everywhere 15
+    run env WARPSIM_MODEL=its WARPSIM_VERBOSE=1 "$D" -k 15
+    assert_success
+    assert_line --regexp '^warpsim: note: lanes 16-31 of warp 0 had exited before __syncwarp\(0xffffffff\) at detect\.cu:[0-9]+; exited lanes need not arrive$'
+    assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors'
+}
+
+@test "lanes of one call passing different masks are reported" {
+    under lockstep 16
+    assert_line --regexp '^warpsim: mask mismatch: in warp 0 \(block 0\) lane 0 calls __shfl_sync\(0x0000ffff\) and lane 16 calls it with 0xffffffff at detect\.cu:[0-9]+'
+    for m in its random; do
+        under $m 16
+        assert_line --regexp '^warpsim: (mask mismatch|missing lanes): '
+    done
+}
+
+@test "a shuffle width that is not a power of two is reported" {
+    for m in lockstep its random; do
+        under $m 17
+        assert_line --regexp '^warpsim: bad width: lane 0 of warp 0 .* passes width 12 at detect\.cu:[0-9]+'
+    done
+}
+
+@test "masks with holes that each group passes consistently are clean" {
+    clean_everywhere 18
+}
+
+@test "__syncthreads reached at different places, or gone past, is reported" {
+    for m in lockstep its random; do
+        under $m 19
+        assert_line --regexp '^warpsim: divergent __syncthreads: in block 0 thread [0-9]+ waits in __syncthreads\(\) at detect\.cu:[0-9]+ and thread [0-9]+ at detect\.cu:[0-9]+'
+        under $m 20
+        assert_line --regexp '^warpsim: partial __syncthreads: 32 threads of block 0 \(thread [0-9]+ is one\) went past __syncthreads\(\) at detect\.cu:[0-9]+ without waiting'
+    done
+}
+
+@test "threads that return before a __syncthreads are legal" {
+    clean_everywhere 21
+}
+
+@test "a deadlock ends with HANG detected and exit 3, saying who waits where for whom" {
+    for m in lockstep its random; do
+        under $m 22
+        assert_failure 3
+        assert_line --regexp '^HANG detected: warp 0 of block 0: lanes 0-15 wait in __shfl_sync\(0xffffffff\) at detect\.cu:[0-9]+ for lanes 16-31, which wait in __syncthreads\(\) at detect\.cu:[0-9]+'
+        assert_line --regexp "^warpsim: 0 races, 1 hang, 0 warp-primitive errors, .*\(model $m, seed 1\)$"
+    done
+}
+
+@test "lanes spinning while others wait for them end with HANG detected and exit 3" {
+    for m in lockstep its random; do
+        under $m 23
+        assert_failure 3
+        assert_line --regexp '^HANG detected: warp 0 of block 0: lanes 0-15 wait in __syncwarp\(0xffffffff\) at detect\.cu:[0-9]+ for lanes 16-31.* spin.* at detect\.cu:[0-9]+.*\(no progress in 100000 steps\)$'
+    done
+}
+
+@test "an intra-warp spin lock hangs under lockstep only, as on pre-Volta GPUs" {
+    under lockstep 24
+    assert_failure 3
+    assert_line --regexp '^HANG detected: warp 0 of block 0: lane 0 is held at detect\.cu:[0-9]+ \(lockstep runs the lanes behind first\); lanes 1-31 spin at detect\.cu:[0-9]+'
+    for m in its random; do
+        under $m 24
+        assert_success
+        assert_line --partial 'out: 32 0'
+        assert_line --partial 'warpsim: 0 races, 0 hangs'
+    done
+}
+
+@test "global accesses outside an allocation, and host reads of device memory, are memory errors" {
+    for m in lockstep its random; do
+        under $m 25
+        assert_line --regexp '^warpsim: invalid write of 4 bytes on global memory: lane 0 of warp 0 \(thread 0, block 0\) at detect\.cu:[0-9]+ touches 16 bytes past the end of allocation 1 \(16384 bytes\)$'
+        under $m 26
+        assert_line --regexp '^warpsim: invalid read of 4 bytes: host code at detect\.cu:[0-9]+ touches device memory'
+    done
+}
+
+@test "__activemask() names the lanes running together: the branch under lockstep, fewer otherwise" {
+    under lockstep 27
+    assert_line 'out: 255 255 255 255 255 255 255 255'
+    under its 27
+    assert_line 'out: 1 2 4 8 16 32 64 128'
+}
+
+@test "a sleeping writer runs after the reader under its and random, but not under lockstep" {
+    under lockstep 28
+    assert_line --partial 'out: 42 '
+    for m in its random; do
+        under $m 28
+        assert_line --partial 'out: -1515870811 '
+        assert_line --regexp '^warpsim: uninitialized read: lane 0 of warp 0'
+    done
+    for m in lockstep its random; do
+        under $m 28
+        assert_line --regexp '^warpsim: race on shared s\[1\]: thread 1 .* writes it .* thread 0 .* reads it'
+    done
+}
+
+@test "each warp-primitive error is counted once per call site, not once per lane" {
+    under lockstep 12
+    assert_line --regexp '^warpsim: 0 races, 0 hangs, 1 warp-primitive error, '
+    under lockstep 13
+    assert_line --regexp '^warpsim: 0 races, 0 hangs, 1 warp-primitive error, '
+}
+
+@test "a kernel that faults names the lane before the program dies of the signal" {
+    under its 31
+    assert_failure 139
+    assert_line --regexp '^warpsim: segmentation fault in kernel null_write: lane 5 of warp 0 \(thread 5, block 0\) touched address 0x14'
+    assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+}
+
+@test "long read-only loops and clock64() busy-waits are not hangs" {
+    for m in lockstep its random; do
+        for k in 32 33; do
+            under $m $k
+            assert_success
+            assert_line "warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model $m, seed 1)"
+        done
+    done
+}

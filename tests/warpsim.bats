@@ -1,0 +1,258 @@
+#!/usr/bin/env bats
+# warpsim, the CPU emulator of warp execution: build, driver, settings, the
+# primitives' results, lesson 01 under every model, speed. The detectors'
+# cases are in warpsim-detect.bats.
+
+setup_file() {
+    load helper
+    make -s --no-print-directory -C "$REPO/warpsim" all tests >/dev/null
+    make -s --no-print-directory -C "$REPO/lessons/01-shfl-reduction" emu >/dev/null
+}
+
+setup() {
+    load helper
+    W=$REPO/warpsim/build/warpsim
+    T=$REPO/warpsim/build/tests
+    L=$REPO/lessons/01-shfl-reduction
+    LEGACY=$L/build/emu/legacy
+    SYNC=$L/build/emu/sync
+}
+
+@test "warpsim and a lesson build for it from a clean copy, with no warnings" {
+    command -v gcc >/dev/null || skip "gcc not found"
+    copy_repo "$BATS_TEST_TMPDIR/repo"
+    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/warpsim" all tests
+    echo "$output"
+    assert_success
+    refute_output --partial warning
+    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction" emu
+    echo "$output"
+    assert_success
+    refute_output --partial warning
+    [ -x "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction/build/emu/sync" ]
+    [ -x "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction/build/emu/legacy" ]
+}
+
+@test "a program built for warpsim links no sanitizer runtime and needs no executable stack" {
+    run ldd "$SYNC"
+    refute_output --partial tsan
+    run readelf -lW "$SYNC"
+    assert_line --regexp 'GNU_STACK .* RW +0x'
+}
+
+@test "warpsim --help explains the three models and each kind of report" {
+    run "$W" --help
+    assert_success
+    for word in lockstep its random race 'uninitialized read' 'bad mask' 'bad shuffle' \
+                'missing lanes' 'mask mismatch' 'HANG detected' 'invalid write' \
+                'Exit status' --model --seed --order --error-exitcode; do
+        assert_output --partial -- "$word"
+    done
+}
+
+# Every "$ command" in warpsim --help is followed by lines it really prints.
+@test "every example in warpsim --help is what its command prints today" {
+    local cmd="" line n=0 out
+    cd "$REPO"
+    while IFS= read -r line; do
+        if [[ $line =~ ^\ \ \ \ \$\ (.*)$ ]]; then
+            cmd=${BASH_REMATCH[1]}
+            out=$(env WARPSIM_SPIN_LIMIT=4194304 bash -c "$cmd" 2>&1) || true
+        elif [ -n "$cmd" ] && [[ $line =~ ^\ \ \ \ ([^ ].*)$ ]]; then
+            n=$((n + 1))
+            grep -qxF -- "${BASH_REMATCH[1]}" <<<"$out" ||
+                fail "\$ $cmd
+did not print: ${BASH_REMATCH[1]}
+it printed:
+$out"
+        else
+            cmd=""
+        fi
+    done < <("$W" --help)
+    [ "$n" -ge 12 ]
+}
+
+@test "the driver rejects bad options with one line and exit 2" {
+    for args in "--model moon" "--seed abc" "--seed -1" "--order sideways" \
+                "--error-exitcode 300" "--memory 0" "--spin-limit 10" "--bogus" "--model"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$W" $args "$SYNC"
+        echo "args: $args -> $stderr"
+        assert_failure 2
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" '^warpsim: '
+    done
+    run --separate-stderr "$W"
+    assert_failure 2
+    assert_equal "$stderr" "warpsim: no program to run (try --help)"
+}
+
+@test "a program built for warpsim rejects bad WARPSIM_ settings with one line and exit 2" {
+    for setting in WARPSIM_MODEL=moon WARPSIM_SEED=abc WARPSIM_SEED=-3 WARPSIM_ORDER=up \
+                   WARPSIM_MEMORY=0 WARPSIM_MEMORY=2X WARPSIM_ERROR_EXITCODE=256 \
+                   WARPSIM_SPIN_LIMIT=5; do
+        run --separate-stderr env "$setting" "$SYNC" -n 64
+        echo "$setting -> $stderr"
+        assert_failure 2
+        assert_equal "$output" ""
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" "^warpsim: ${setting%%=*}="
+    done
+}
+
+@test "the lesson program's own bad arguments still give its one line and exit 2" {
+    for args in "-n 0" "-n abc" "--bogus" "-b 48"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$SYNC" $args
+        assert_failure 2
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" '^sync: '
+    done
+}
+
+@test "a block of more than 1024 threads is one line and exit 2" {
+    run --separate-stderr "$T/detect" -k 29
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" '^warpsim: nothing launched at detect\.cu:[0-9]+ with 2048 threads per block; a block may have at most 1024$'
+}
+
+@test "more shared memory than a block may have, or dynamic shared memory, is one line and exit 2" {
+    run --separate-stderr "$T/bigshared"
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" "take 65536 bytes, more than the 49152 a block may have"
+    run --separate-stderr "$T/detect" -k 30
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" 'dynamic shared memory, which warpsim does not support'
+}
+
+@test "cudaMalloc beyond WARPSIM_MEMORY fails, and the lesson says so in one line, exit 2" {
+    run --separate-stderr env WARPSIM_MEMORY=1M "$SYNC" -n 1M
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" '^sync: the input needs 4\.0 MiB of GPU memory'
+    run --separate-stderr "$SYNC" -n 64G
+    assert_failure 2
+    assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
+}
+
+@test "every primitive gives the Programming Guide's results under every model, with nothing reported" {
+    for model in lockstep its random; do
+        for seed in 1 2; do
+            run env WARPSIM_MODEL=$model WARPSIM_SEED=$seed WARPSIM_ERROR_EXITCODE=9 "$T/prims"
+            echo "model $model seed $seed"
+            echo "$output" | grep -v '^ok'
+            assert_success
+            refute_line --partial 'not ok'
+            assert_line --regexp '^result: ok \(0 of [0-9]+ cases wrong\)$'
+            assert_line "warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model $model, seed $seed)"
+        done
+    done
+}
+
+@test "lesson 01's sync is right and clean under every model, with and without jitter" {
+    for model in lockstep its random; do
+        for j in 0 200; do
+            run env WARPSIM_MODEL=$model WARPSIM_ERROR_EXITCODE=9 "$SYNC" -n 8195 -j $j -k 2
+            assert_success
+            assert_line --regexp '^result: ok \(0 of 264 warps wrong, 0 of 33 blocks wrong\)$'
+            assert_line --partial "warpsim: 0 races, 0 hangs, 0 warp-primitive errors"
+        done
+    done
+}
+
+@test "lesson 01's legacy is right under lockstep, even with jitter, yet reported as a race" {
+    run "$W" --model lockstep "$LEGACY" -n 2048 -j 200
+    assert_success
+    assert_line 'result: ok (0 of 64 warps wrong, 0 of 8 blocks wrong)'
+    assert_line --regexp '^warpsim: [1-9][0-9]* races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors \(model lockstep, seed 1\)$'
+}
+
+@test "lesson 01's legacy is wrong under its with jitter, the race named by lane and line" {
+    run "$W" --model its "$LEGACY" -n 2048 -j 200
+    assert_failure 1
+    assert_line 'result: WRONG (64 of 64 warps wrong, 8 of 8 blocks wrong)'
+    assert_line --regexp '^warpsim: race on shared r\[16\]: thread 16 \(block 0, warp 0, lane 16\) writes it \(volatile\) at legacy\.cu:[0-9]+ and thread 0 \(block 0, warp 0, lane 0\) reads it \(volatile\) at legacy\.cu:[0-9]+; same warp'
+}
+
+@test "lesson 01's legacy is reported as a race under random too, and --error-exitcode turns that into a status" {
+    run "$W" --model random --seed 3 --error-exitcode 9 "$LEGACY" -n 2048
+    assert_failure 1    # wrong sums: the program's own status wins
+    assert_line --regexp '^warpsim: [1-9][0-9]* races, .*\(model random, seed 3\)$'
+    run "$W" --model lockstep --error-exitcode 9 "$LEGACY" -n 2048
+    assert_failure 9    # right sums, but a race was reported
+}
+
+@test "a random schedule is the same for the same seed and changes with it" {
+    run env WARPSIM_MODEL=random WARPSIM_SEED=5 "$LEGACY" -n 4096
+    local first=$output
+    run env WARPSIM_MODEL=random WARPSIM_SEED=5 "$LEGACY" -n 4096
+    assert_equal "$output" "$first"
+    run env WARPSIM_MODEL=random WARPSIM_SEED=6 "$LEGACY" -n 4096
+    [ "$output" != "$first" ]
+}
+
+@test "the its order matters: reverse order runs each writer of the tree before its reader" {
+    run "$W" --model its --order forward "$LEGACY" -n 2048
+    assert_line 'result: WRONG (64 of 64 warps wrong, 8 of 8 blocks wrong)'
+    run "$W" --model its --order reverse "$LEGACY" -n 2048
+    echo "$output" | tail -3
+    assert_line 'result: WRONG (0 of 64 warps wrong, 8 of 8 blocks wrong)'
+    assert_line --regexp '^warpsim: [1-9][0-9]* races, .*\(model its, order reverse, seed 1\)$'
+}
+
+@test "a lesson at its emulator size (8 blocks of 256 threads) runs in under 2 s under every model" {
+    local model start end
+    for model in lockstep its random; do
+        start=$(date +%s%N)
+        run env WARPSIM_MODEL=$model "$LEGACY" -n 2048 -j 200
+        end=$(date +%s%N)
+        echo "$model: $(( (end - start) / 1000000 )) ms"
+        [ $(( (end - start) / 1000000 )) -lt 2000 ]
+        start=$(date +%s%N)
+        run env WARPSIM_MODEL=$model "$SYNC" -n 8195 -j 200
+        end=$(date +%s%N)
+        echo "$model: $(( (end - start) / 1000000 )) ms"
+        [ $(( (end - start) / 1000000 )) -lt 2000 ]
+    done
+}
+
+@test "make check runs lesson 01 on warpsim where no GPU is found, and passes" {
+    have_gpu && skip "a GPU is present: make check runs there (make check EMU=1 is tested next)"
+    run make --no-print-directory -C "$L" check
+    echo "$output"
+    assert_success
+    assert_line '# checking on the CPU emulator (warpsim)'
+    assert_line --regexp '^ok [0-9]+ - legacy: right under lockstep, as on pre-Volta GPUs'
+    assert_line --regexp '^ok [0-9]+ - legacy: warpsim reports the intra-warp race under every model$'
+    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+}
+
+@test "make check EMU=1 runs lesson 01 on warpsim anywhere, and SRC= checks a learner's copy there" {
+    run make --no-print-directory -C "$L" check EMU=1
+    assert_success
+    assert_line '# checking on the CPU emulator (warpsim)'
+    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    assert_success
+    refute_line --partial legacy
+    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+    cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$BATS_TEST_TMPDIR/mine.cu"
+    assert_failure
+    assert_line --regexp '^not ok 1 - sync: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
+}
+
+@test "make bench reports warpsim's memory accesses per second for each model" {
+    run make --no-print-directory -C "$REPO/warpsim" bench
+    echo "$output"
+    assert_success
+    for model in lockstep its random; do
+        assert_line --regexp "^$model +8 +64 +[0-9]+ +[0-9.]+ +[0-9.]+$"
+        assert_line --regexp "^$model +32 +64 +[0-9]+ +[0-9.]+ +[0-9.]+$"
+    done
+}

@@ -1,0 +1,451 @@
+/*
+ * report.c - what reports say: source lines, variable names, lanes, and
+ * the summary at the end.
+ *
+ * A pc becomes file:line through addr2line (binutils), run once as a
+ * co-process on the program's own executable and asked one address at a
+ * time; the answers are cached. Shared variables are named from the
+ * executable's ELF symbol table (static locals lose gcc's ".N" suffix).
+ * Each report is printed once per place (a pair of pcs for a race) and
+ * counted; the summary at exit gives the counts, in the spirit of
+ * compute-sanitizer's.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "ws_internal.h"
+
+extern char **environ;
+
+uint64_t ws_counts[WR_NKINDS];
+
+static uintptr_t exe_base;
+static int exe_pie = 1;
+static char exe_path[4096];
+
+void ws_report_init(void)
+{
+    Dl_info info;
+    Elf64_Ehdr eh;
+    int fd;
+    ssize_t n = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
+    exe_path[n > 0 ? n : 0] = '\0';
+    if (dladdr((void *)ws_report_init, &info) && info.dli_fbase)
+        exe_base = (uintptr_t)info.dli_fbase;
+    fd = exe_path[0] ? open(exe_path, O_RDONLY) : -1;
+    if (fd >= 0) {
+        if (read(fd, &eh, sizeof eh) == (ssize_t)sizeof eh &&
+            memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0)
+            exe_pie = eh.e_type == ET_DYN;
+        close(fd);
+    }
+}
+
+uint32_t ws_pc_offset(uintptr_t pc)
+{
+    return (uint32_t)(pc - exe_base);
+}
+
+uintptr_t ws_pc_from_offset(uint32_t off)
+{
+    return exe_base + off;
+}
+
+/* ---- printing -------------------------------------------------------- */
+
+void ws_say(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("warpsim: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void ws_note(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("warpsim: note: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ---- once per place -------------------------------------------------- */
+
+typedef struct seen { uint64_t key[4]; } seen;
+static seen *seen_tab;
+static size_t seen_cap, seen_n;
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+/* Returns 1 (and counts the report) the first time (kind, a, b, c) is seen. */
+int ws_report_once(int kind, uintptr_t a, uintptr_t b, uintptr_t c)
+{
+    uint64_t k[4] = { (uint64_t)kind + 1, a, b, c };
+    size_t i, h;
+    if (seen_n * 2 >= seen_cap) {
+        size_t ncap = seen_cap ? 2 * seen_cap : 256, j;
+        seen *nt = calloc(ncap, sizeof *nt);
+        if (!nt)
+            return 0;
+        for (j = 0; j < seen_cap; j++) {
+            if (!seen_tab[j].key[0])
+                continue;
+            h = (size_t)mix(mix(mix(seen_tab[j].key[0], seen_tab[j].key[1]),
+                                seen_tab[j].key[2]), seen_tab[j].key[3]) & (ncap - 1);
+            while (nt[h].key[0])
+                h = (h + 1) & (ncap - 1);
+            nt[h] = seen_tab[j];
+        }
+        free(seen_tab);
+        seen_tab = nt;
+        seen_cap = ncap;
+    }
+    h = (size_t)mix(mix(mix(k[0], k[1]), k[2]), k[3]) & (seen_cap - 1);
+    for (i = 0; seen_tab[h].key[0]; i++) {
+        if (!memcmp(seen_tab[h].key, k, sizeof k))
+            return 0;
+        h = (h + 1) & (seen_cap - 1);
+    }
+    memcpy(seen_tab[h].key, k, sizeof k);
+    seen_n++;
+    ws_counts[kind]++;
+    return 1;
+}
+
+/* ---- source lines ---------------------------------------------------- */
+
+static pid_t a2l_pid;
+static FILE *a2l_in, *a2l_out;
+static int a2l_failed;
+
+static int a2l_start(void)
+{
+    int to[2], from[2];
+    posix_spawn_file_actions_t fa;
+    char *argv[] = { "addr2line", "-i", "-e", exe_path, NULL };
+    if (a2l_failed || !exe_path[0])
+        return -1;
+    if (a2l_in)
+        return 0;
+    if (pipe(to) != 0 || pipe(from) != 0) {
+        a2l_failed = 1;
+        return -1;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, to[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, from[1], 1);
+    posix_spawn_file_actions_addclose(&fa, to[1]);
+    posix_spawn_file_actions_addclose(&fa, from[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (posix_spawnp(&a2l_pid, "addr2line", &fa, NULL, argv, environ) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        a2l_failed = 1;
+        close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    close(to[0]);
+    close(from[1]);
+    fcntl(to[1], F_SETFD, FD_CLOEXEC);
+    fcntl(from[0], F_SETFD, FD_CLOEXEC);
+    a2l_in = fdopen(to[1], "w");
+    a2l_out = fdopen(from[0], "r");
+    if (!a2l_in || !a2l_out) {
+        a2l_failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct line_entry { uintptr_t pc; char text[120]; } line_entry;
+static line_entry lines[1024];
+
+/* Turns one addr2line answer ("/dir/file.cu:41 (discriminator 2)") into
+ * "file.cu:41"; returns 0 for "??:0" and the like. */
+static int parse_location(char *buf, char *out, size_t len)
+{
+    char *colon, *slash, *end;
+    buf[strcspn(buf, "\n")] = '\0';
+    end = strstr(buf, " (discriminator");
+    if (end)
+        *end = '\0';
+    colon = strrchr(buf, ':');
+    if (!colon || buf[0] == '?' || colon[1] == '?' || colon[1] == '0')
+        return 0;
+    *colon = '\0';
+    slash = strrchr(buf, '/');
+    snprintf(out, len, "%.80s:%.30s", slash ? slash + 1 : buf, colon + 1);
+    return 1;
+}
+
+static int is_header(const char *loc)
+{
+    const char *colon = strrchr(loc, ':');
+    return colon && colon - loc >= 2 && colon[-2] == '.' && colon[-1] == 'h';
+}
+
+/*
+ * "file.cu:41" for a pc in the lesson's code (pc is a return address: the
+ * call before it is what is looked up). With inlining, addr2line -i gives
+ * the chain from the innermost function out; the innermost frame that is
+ * not in a header (warpsim.h's wrappers, lesson.h's helpers) is the line a
+ * reader wants. Each query is followed by the address 0, whose "??:0"
+ * answer ends the chain.
+ */
+const char *ws_where(uintptr_t pc)
+{
+    static char ring[8][160];
+    static int r;
+    line_entry *e = &lines[(pc >> 1) % 1024];
+    char buf[4096], loc[120], first[120] = "", pick[120] = "";
+    struct sigaction ign, old;
+    int n;
+    if (e->pc == pc && e->text[0])
+        goto done;
+    e->pc = pc;
+    snprintf(e->text, sizeof e->text, "pc 0x%lx", (unsigned long)(pc - exe_base));
+    if (!pc || a2l_start() != 0)
+        goto done;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old);
+    fprintf(a2l_in, "0x%lx\n0\n", (unsigned long)(exe_pie ? pc - 1 - exe_base : pc - 1));
+    fflush(a2l_in);
+    sigaction(SIGPIPE, &old, NULL);
+    for (n = 0;; n++) {
+        if (!fgets(buf, sizeof buf, a2l_out)) {
+            a2l_failed = 1;
+            goto done;
+        }
+        if (buf[0] == '?') {
+            if (n == 0 && !fgets(buf, sizeof buf, a2l_out))   /* the 0's answer */
+                a2l_failed = 1;
+            break;
+        }
+        if (!parse_location(buf, loc, sizeof loc))
+            continue;
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", loc);
+        if (!pick[0] && !is_header(loc))
+            snprintf(pick, sizeof pick, "%s", loc);
+    }
+    if (pick[0] || first[0])
+        snprintf(e->text, sizeof e->text, "%s", pick[0] ? pick : first);
+done:
+    r = (r + 1) % 8;
+    snprintf(ring[r], sizeof ring[r], "%s", e->text);
+    return ring[r];
+}
+
+const char *ws_where_fl(const char *file, int line)
+{
+    static char ring[8][160];
+    static int r;
+    const char *slash = strrchr(file, '/');
+    r = (r + 1) % 8;
+    snprintf(ring[r], sizeof ring[r], "%s:%d", slash ? slash + 1 : file, line);
+    return ring[r];
+}
+
+const char *ws_lane_where(const ws_lane *l)
+{
+    if (!l->pc)
+        return "its start";
+    return ws_where(l->pc);
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+typedef struct sym { uintptr_t addr; size_t size; char name[64]; } sym;
+static sym *syms;
+static int nsyms, syms_loaded;
+
+static void load_shared_symbols(void)
+{
+    int fd;
+    struct stat st;
+    unsigned char *img;
+    Elf64_Ehdr *eh;
+    Elf64_Shdr *sh;
+    const char *shstr;
+    int i, shared_idx = -1;
+    syms_loaded = 1;
+    if (!exe_path[0] || (fd = open(exe_path, O_RDONLY)) < 0)
+        return;
+    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+        close(fd);
+        return;
+    }
+    img = malloc((size_t)st.st_size);
+    if (!img || read(fd, img, (size_t)st.st_size) != st.st_size) {
+        free(img);
+        close(fd);
+        return;
+    }
+    close(fd);
+    eh = (Elf64_Ehdr *)img;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shoff == 0 || eh->e_shoff + (size_t)eh->e_shnum * sizeof *sh > (size_t)st.st_size) {
+        free(img);
+        return;
+    }
+    sh = (Elf64_Shdr *)(img + eh->e_shoff);
+    shstr = (const char *)img + sh[eh->e_shstrndx].sh_offset;
+    for (i = 0; i < eh->e_shnum; i++)
+        if (!strcmp(shstr + sh[i].sh_name, "ws_shared"))
+            shared_idx = i;
+    for (i = 0; i < eh->e_shnum && shared_idx >= 0; i++) {
+        Elf64_Sym *s;
+        const char *str;
+        size_t k, n;
+        if (sh[i].sh_type != SHT_SYMTAB)
+            continue;
+        s = (Elf64_Sym *)(img + sh[i].sh_offset);
+        str = (const char *)img + sh[sh[i].sh_link].sh_offset;
+        n = sh[i].sh_size / sizeof *s;
+        syms = calloc(n, sizeof *syms);
+        if (!syms)
+            break;
+        for (k = 0; k < n; k++) {
+            char *dot;
+            if (s[k].st_shndx != shared_idx || ELF64_ST_TYPE(s[k].st_info) != STT_OBJECT)
+                continue;
+            syms[nsyms].addr = (exe_pie ? exe_base : 0) + s[k].st_value;
+            syms[nsyms].size = s[k].st_size;
+            snprintf(syms[nsyms].name, sizeof syms[nsyms].name, "%s", str + s[k].st_name);
+            dot = strchr(syms[nsyms].name, '.');
+            if (dot)
+                *dot = '\0';
+            nsyms++;
+        }
+    }
+    free(img);
+}
+
+/* Names the memory at addr: "r[17]" for a shared array, "cudaMalloc#2[17]"
+ * for device memory (element index in units of the access size). */
+const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
+{
+    int i;
+    uintptr_t start;
+    size_t n, unit = size ? size : 1;
+    int a;
+    if (!syms_loaded)
+        load_shared_symbols();
+    if (addr - ws_shared_lo < ws_shared_len) {
+        for (i = 0; i < nsyms; i++) {
+            if (addr < syms[i].addr || addr >= syms[i].addr + (syms[i].size ? syms[i].size : 1))
+                continue;
+            if (syms[i].size <= unit)
+                snprintf(buf, len, "%s", syms[i].name);
+            else if ((addr - syms[i].addr) % unit == 0)
+                snprintf(buf, len, "%s[%zu]", syms[i].name, (size_t)(addr - syms[i].addr) / unit);
+            else
+                snprintf(buf, len, "%s+%zu", syms[i].name, (size_t)(addr - syms[i].addr));
+            return buf;
+        }
+        snprintf(buf, len, "shared+%zu", (size_t)(addr - ws_shared_lo));
+        return buf;
+    }
+    a = ws_alloc_of(addr, &start, &n);
+    if (a && (addr - start) % unit == 0)
+        snprintf(buf, len, "cudaMalloc#%d[%zu]", a, (size_t)(addr - start) / unit);
+    else if (a)
+        snprintf(buf, len, "cudaMalloc#%d+%zu", a, (size_t)(addr - start));
+    else
+        snprintf(buf, len, "device+%zu", (size_t)(addr - ws_arena_lo));
+    return buf;
+}
+
+const char *ws_ranges(unsigned mask, char *buf, size_t len)
+{
+    int i = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    while (i < 32) {
+        int j, k;
+        if (!(mask >> i & 1)) {
+            i++;
+            continue;
+        }
+        for (j = i; j + 1 < 32 && (mask >> (j + 1) & 1); j++)
+            ;
+        if (j > i)
+            k = snprintf(buf + used, len - used, "%s%d-%d", used ? ", " : "", i, j);
+        else
+            k = snprintf(buf + used, len - used, "%s%d", used ? ", " : "", i);
+        if (k < 0 || (size_t)k >= len - used)
+            break;
+        used += (size_t)k;
+        i = j + 1;
+    }
+    return buf;
+}
+
+const char *ws_who(const ws_lane *l, char *buf, size_t len)
+{
+    snprintf(buf, len, "lane %d of warp %d (thread %d, block %u)", l->lane, l->warp,
+             l->tid, ws.block_id);
+    return buf;
+}
+
+/* ---- the summary ----------------------------------------------------- */
+
+static int summary_done;
+
+void ws_summary(void)
+{
+    char order[32] = "";
+    if (summary_done || !ws.launches)
+        return;
+    summary_done = 1;
+    fflush(stdout);
+    if (ws_cfg.model == WS_ITS && ws_cfg.order != WS_FORWARD)
+        snprintf(order, sizeof order, ", order %s", ws_order_names[ws_cfg.order]);
+    if (ws_cfg.stats) {
+        double s = ws.kernel_seconds;
+        fprintf(stderr, "warpsim: stats: %llu launches, %llu blocks, %llu memory accesses, "
+                "%llu scheduling steps in %.3f s: %.2f M accesses/s\n",
+                (unsigned long long)ws.launches, (unsigned long long)ws.blocks_run,
+                (unsigned long long)ws.accesses, (unsigned long long)ws.total_steps, s,
+                s > 0 ? (double)ws.accesses / s / 1e6 : 0.0);
+    }
+    if (ws_counts[WR_NOTE] && ws_cfg.verbose)
+        fprintf(stderr, "warpsim: %llu notes (allowed by the CUDA Programming Guide)\n",
+                (unsigned long long)ws_counts[WR_NOTE]);
+    fprintf(stderr, "warpsim: %llu race%s, %llu hang%s, %llu warp-primitive error%s, "
+            "%llu uninitialized read%s, %llu memory error%s (model %s%s, seed %llu)\n",
+            (unsigned long long)ws_counts[WR_RACE], ws_counts[WR_RACE] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_HANG], ws_counts[WR_HANG] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_PRIM], ws_counts[WR_PRIM] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_UNINIT], ws_counts[WR_UNINIT] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_MEM], ws_counts[WR_MEM] == 1 ? "" : "s",
+            ws_model_names[ws_cfg.model], order, (unsigned long long)ws_cfg.seed);
+    if (a2l_in) {
+        fclose(a2l_in);
+        a2l_in = NULL;
+        if (a2l_out)
+            fclose(a2l_out);
+        waitpid(a2l_pid, NULL, 0);
+    }
+}

@@ -1,0 +1,783 @@
+/*
+ * sched.c - blocks, lanes and the three scheduling models.
+ *
+ * A launch runs its blocks one after another (the race detector still
+ * treats them as concurrent). The threads of a block are coroutines; each
+ * runs until its next scheduling point (a memory access to shared or device
+ * memory, a primitive, a barrier, __nanosleep, clock64) and the model says
+ * who runs next:
+ *
+ *   lockstep  pre-Volta SIMT. Within a warp, the ready lanes at the lowest
+ *             position (call stack outermost first, then pc) advance one
+ *             step together, in lane order; the others wait. With code laid
+ *             out in source order this is the reconvergence stack of old
+ *             GPUs: a branch's lanes run first, the warp reconverges after
+ *             it, and a loop runs until its last lane leaves. Among warps,
+ *             the one with the lowest virtual clock steps next.
+ *   its       independent thread scheduling, adversarial: a lane runs until
+ *             it blocks, sleeps or exits (or WS_ITS_QUANTUM steps pass), then
+ *             the ready lane with the lowest virtual clock runs, ties broken
+ *             by --order (forward: lowest thread first; reverse; alternate:
+ *             even warps forward, odd warps reverse).
+ *   random    at every scheduling point a random lane among those whose
+ *             virtual clock is within WS_RANDOM_WINDOW of the earliest.
+ *
+ * Virtual time: a step costs WS_STEP_CYCLES; __nanosleep(ns) adds ns (1
+ * cycle = 1 ns), so a sleeping lane runs after the others have gone ahead;
+ * under lockstep the whole warp sleeps, which changes no order. clock64()
+ * reads this clock, so in-kernel watchdogs work.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "ws_internal.h"
+
+ws_run ws;
+ws_coords *ws_self;
+static ws_coords host_coords;
+dim3 ws_block_dim, ws_grid_dim;
+
+static void (*body_fn)(void);
+static void *stacks[WS_MAX_THREADS];
+static const size_t stack_size = 256 * 1024;
+extern cudaError_t ws_last_error;
+
+/* ---- ready lanes --------------------------------------------------- */
+
+/* its and random keep ready lanes in a binary heap ordered by (clock, key);
+ * the entries carry copies of both, so that sifting touches no lane. */
+typedef struct heap_entry {
+    uint64_t clock;
+    unsigned key;
+    int key_tid;
+    ws_lane *l;
+} heap_entry;
+static heap_entry heap[WS_MAX_THREADS];
+static int heap_n;
+static int hpos[WS_MAX_THREADS];        /* each thread's place in heap, or -1 */
+
+static int earlier(const heap_entry *a, const heap_entry *b)
+{
+    return a->clock < b->clock || (a->clock == b->clock && a->key < b->key);
+}
+
+static void heap_set(int i, heap_entry e)
+{
+    heap[i] = e;
+    hpos[e.key_tid] = i;
+}
+
+static void sift_up(int i)
+{
+    heap_entry e = heap[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!earlier(&e, &heap[p]))
+            break;
+        heap_set(i, heap[p]);
+        i = p;
+    }
+    heap_set(i, e);
+}
+
+static void sift_down(int i)
+{
+    heap_entry e = heap[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= heap_n)
+            break;
+        if (c + 1 < heap_n && earlier(&heap[c + 1], &heap[c]))
+            c++;
+        if (!earlier(&heap[c], &e))
+            break;
+        heap_set(i, heap[c]);
+        i = c;
+    }
+    heap_set(i, e);
+}
+
+static void heap_push(ws_lane *l)
+{
+    heap_entry e;
+    if (hpos[l->tid] >= 0)
+        return;
+    e.clock = l->clock;
+    e.key = l->key;
+    e.key_tid = l->tid;
+    e.l = l;
+    heap_set(heap_n++, e);
+    sift_up(heap_n - 1);
+}
+
+static void heap_remove(ws_lane *l)
+{
+    int i = hpos[l->tid];
+    if (i < 0)
+        return;
+    hpos[l->tid] = -1;
+    if (--heap_n == i)
+        return;
+    heap_set(i, heap[heap_n]);          /* the last entry fills the hole */
+    if (i > 0 && earlier(&heap[i], &heap[(i - 1) / 2]))
+        sift_up(i);
+    else
+        sift_down(i);
+}
+
+static ws_lane *heap_pop(void)
+{
+    ws_lane *l;
+    if (heap_n == 0)
+        return NULL;
+    l = heap[0].l;
+    heap_remove(l);
+    return l;
+}
+
+static uint64_t rng_state = 1;
+
+static uint64_t rng(void)
+{
+    uint64_t x = rng_state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    rng_state = x;
+    return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* Marks a lane ready or not in its warp's ready mask. */
+static void set_state(ws_lane *l, int state)
+{
+    ws_warp *w = &ws.warps[l->warp];
+    l->state = state;
+    if (state == WS_READY)
+        w->ready |= 1u << l->lane;
+    else
+        w->ready &= ~(1u << l->lane);
+    if (state == WS_WAIT_WARP)
+        w->waiting |= 1u << l->lane;
+    else
+        w->waiting &= ~(1u << l->lane);
+}
+
+void ws_set_state(ws_lane *l, int state)
+{
+    set_state(l, state);
+}
+
+uint64_t ws_lane_clock(const ws_lane *l)
+{
+    return ws_cfg.model == WS_LOCKSTEP ? ws.warps[l->warp].clock : l->clock;
+}
+
+/* ---- positions ----------------------------------------------------- */
+
+/*
+ * Compares the positions of two lanes: <0 when a is behind b (would run
+ * first under lockstep), 0 when they are at the same point, >0 when ahead.
+ */
+int ws_pos_cmp(const ws_lane *a, const ws_lane *b)
+{
+    int n = a->pos_depth < b->pos_depth ? a->pos_depth : b->pos_depth;
+    int i;
+    uintptr_t xa, xb;
+    for (i = 0; i < n; i++)
+        if (a->frames[i] != b->frames[i])
+            return a->frames[i] < b->frames[i] ? -1 : 1;
+    xa = a->pos_depth > n ? a->frames[n] : a->pc;
+    xb = b->pos_depth > n ? b->frames[n] : b->pc;
+    if (xa != xb)
+        return xa < xb ? -1 : 1;
+    if (a->pos_depth != b->pos_depth)       /* still inside the call: behind */
+        return a->pos_depth > b->pos_depth ? -1 : 1;
+    return 0;
+}
+
+/* Lanes of l's warp that stand where l stands and could run with it. */
+unsigned ws_lanes_at_my_position(const ws_lane *l)
+{
+    const ws_warp *w = &ws.warps[l->warp];
+    unsigned m = 1u << l->lane;
+    int i;
+    if (ws_cfg.model == WS_LOCKSTEP)
+        return w->step_mask | m;
+    for (i = 0; i < w->n; i++) {
+        const ws_lane *o = &ws.lanes[w->base + i];
+        if (o != l && (o->state == WS_READY || o->state == WS_RUNNING) &&
+            ws_pos_cmp(o, l) == 0)
+            m |= 1u << i;
+    }
+    return m;
+}
+
+/* ---- switching ----------------------------------------------------- */
+
+void ws_yield(void)
+{
+    ws_lane *l = ws.cur;
+    ws_ctx_switch(&l->ctx, &ws.sched);
+}
+
+void ws_progress(void)
+{
+    ws.idle_steps = 0;
+    ws.progress_step = ws.steps;
+}
+
+/* Called by a lane that set its state to a wait: returns once released. */
+void ws_block(void)
+{
+    ws_lane *l = ws.cur;
+    ws.warps[l->warp].ready &= ~(1u << l->lane);
+    ws_yield();
+}
+
+void ws_release(ws_lane *l, uint64_t when)
+{
+    set_state(l, WS_READY);
+    if (ws_cfg.model != WS_LOCKSTEP) {
+        if (l->clock < when)
+            l->clock = when;
+        heap_push(l);
+    }
+}
+
+void ws_lane_sleep(ws_lane *l, uint64_t ns)
+{
+    if (ws_cfg.model == WS_LOCKSTEP) {
+        if (l->sleep < ns)
+            l->sleep = ns;
+    } else {
+        l->clock += ns;
+    }
+}
+
+/* A scheduling point at pc (in the lesson's code): the lane's position
+ * moves there and the model may switch to another lane. */
+void ws_point(uintptr_t pc)
+{
+    ws_lane *l = ws.cur, *c = NULL;
+    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
+    l->pc = pc;
+    ws.steps++;
+    if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
+        l->spin_epoch = ws.progress_step;
+        l->spin_steps = 0;
+        l->spin_lo = l->spin_hi = pc;
+    }
+    if (++l->spin_steps == 64)          /* from here on, the loop it is in */
+        l->spin_lo = l->spin_hi = pc;
+    if (pc < l->spin_lo)
+        l->spin_lo = pc;
+    if (pc > l->spin_hi)
+        l->spin_hi = pc;
+    if (++ws.idle_steps > ws_cfg.spin_limit)
+        ws_hang(NULL);
+    switch (ws_cfg.model) {
+    case WS_LOCKSTEP:
+        ws_yield();
+        return;
+    case WS_ITS:
+        l->clock += WS_STEP_CYCLES;
+        if (++l->quantum >= WS_ITS_QUANTUM) {
+            l->quantum = 0;
+            ws_yield();
+        }
+        return;
+    default: {
+        uint64_t lo;
+        int tries;
+        l->clock += WS_STEP_CYCLES;
+        if (heap_n == 0)
+            return;
+        lo = heap[0].clock < l->clock ? heap[0].clock : l->clock;
+        for (tries = 0; tries < 8 && !c; tries++) {
+            uint64_t i = rng() % (uint64_t)(heap_n + 1);
+            c = i == (uint64_t)heap_n ? l : heap[i].l;
+            if (c->clock > lo + WS_RANDOM_WINDOW)
+                c = NULL;
+        }
+        if (!c)
+            c = l->clock <= heap[0].clock ? l : heap[0].l;
+        if (c != l) {
+            heap_remove(c);
+            ws.next = c;
+            ws_yield();
+        }
+        return;
+    }
+    }
+}
+
+/* ---- lanes --------------------------------------------------------- */
+
+static void lane_exit(ws_lane *l)
+{
+    ws_warp *w = &ws.warps[l->warp];
+    set_state(l, WS_EXITED);
+    l->exit_gen = ws.gen;
+    w->gone |= 1u << l->lane;
+    ws.live--;
+    ws_progress();
+    if (ws.live > 0) {
+        ws_recheck_warp(l->warp);
+        ws_recheck_block();
+    }
+    for (;;)
+        ws_yield();
+}
+
+static void lane_entry(void)
+{
+    ws_lane *l = ws.cur;
+    body_fn();
+    lane_exit(l);
+}
+
+static void run_lane(ws_lane *l)
+{
+    set_state(l, WS_RUNNING);
+    ws.cur = l;
+    ws_self = &l->coords;
+    ws_ctx_switch(&ws.sched, &l->ctx);
+    ws.cur = NULL;
+    ws_self = &host_coords;
+    if (l->state == WS_RUNNING) {
+        set_state(l, WS_READY);
+        if (ws_cfg.model != WS_LOCKSTEP)
+            heap_push(l);
+    }
+}
+
+/* lockstep: one step of the warp with the lowest clock; 0 if none can. */
+static int lockstep_step(void)
+{
+    int i, best = -1;
+    ws_warp *w;
+    ws_lane *min = NULL;
+    unsigned group = 0;
+    uint64_t sleep = 0;
+    for (i = 0; i < ws.nwarps; i++)
+        if (ws.warps[i].ready && (best < 0 || ws.warps[i].clock < ws.warps[best].clock))
+            best = i;
+    if (best < 0)
+        return 0;
+    w = &ws.warps[best];
+    for (i = 0; i < w->n; i++) {
+        ws_lane *l = &ws.lanes[w->base + i];
+        int c;
+        if (!(w->ready & (1u << i)))
+            continue;
+        c = min ? ws_pos_cmp(l, min) : -1;
+        if (c < 0) {
+            min = l;
+            group = 1u << i;
+        } else if (c == 0) {
+            group |= 1u << i;
+        }
+    }
+    w->step_mask = group;
+    for (i = 0; i < w->n; i++) {
+        ws_lane *l = &ws.lanes[w->base + i];
+        if (!(group & (1u << i)) || l->state != WS_READY)
+            continue;
+        l->sleep = 0;
+        run_lane(l);
+        if (l->sleep > sleep)
+            sleep = l->sleep;
+    }
+    w->clock += WS_STEP_CYCLES + sleep;
+    /* Collectives and barriers that the step's lanes reached complete now. */
+    if (group & ~w->ready & ~w->gone) {
+        ws_recheck_warp(best);
+        ws_recheck_block();
+    }
+    return 1;
+}
+
+static void run_block(void)
+{
+    while (ws.live > 0) {
+        ws_lane *n;
+        if (ws_cfg.model == WS_LOCKSTEP) {
+            if (!lockstep_step())
+                ws_hang("deadlock");
+            continue;
+        }
+        n = ws.next;
+        ws.next = NULL;
+        if (!n)
+            n = heap_pop();
+        if (!n)
+            ws_hang("deadlock");
+        run_lane(n);
+    }
+}
+
+static unsigned order_key(int tid, int nthreads)
+{
+    int warp = tid / 32, lane = tid % 32;
+    switch (ws_cfg.order) {
+    case WS_REVERSE:
+        return (unsigned)(nthreads - 1 - tid);
+    case WS_ALTERNATE:
+        return (unsigned)(warp * 32 + (warp & 1 ? 31 - lane : lane));
+    default:
+        return (unsigned)tid;
+    }
+}
+
+static void start_block(void)
+{
+    int t;
+    heap_n = 0;
+    ws.live = ws.nthreads;
+    ws.bar_waiting = 0;
+    ws.gen = 0;
+    ws.idle_steps = 0;
+    ws.progress_step = ws.steps;
+    ws.next = NULL;
+    for (t = 0; t < ws.nwarps; t++) {
+        ws_warp *w = &ws.warps[t];
+        w->base = t * 32;
+        w->n = ws.nthreads - w->base < 32 ? ws.nthreads - w->base : 32;
+        w->gone = w->n == 32 ? 0 : ~((1u << w->n) - 1);
+        w->ready = 0;
+        w->waiting = 0;
+        w->last_site = 0;
+        w->clock = 0;
+        w->step_mask = 0;
+    }
+    for (t = 0; t < ws.nthreads; t++) {
+        ws_lane *l = &ws.lanes[t];
+        unsigned bx = ws.block.x, by = ws.block.y;
+        ws_ctx keep = l->ctx;             /* the ucontext fallback reuses its buffer */
+        memset(l, 0, offsetof(ws_lane, frames));
+        l->ctx = keep;
+        l->coords.thread_idx.x = (unsigned)t % bx;
+        l->coords.thread_idx.y = ((unsigned)t / bx) % by;
+        l->coords.thread_idx.z = (unsigned)t / (bx * by);
+        l->coords.block_idx = ws.block_idx;
+        l->tid = t;
+        l->warp = t / 32;
+        l->lane = t % 32;
+        hpos[t] = -1;
+        l->key = order_key(t, ws.nthreads);
+        l->vc[l->lane] = 1;
+        if (!stacks[t])
+            stacks[t] = ws_stack_alloc(stack_size);
+        ws_ctx_prepare(&l->ctx, stacks[t], stack_size, lane_entry);
+        set_state(l, WS_READY);
+        if (ws_cfg.model != WS_LOCKSTEP)
+            heap_push(l);
+    }
+    ws.block_stamp++;
+    ws_shadow_block_start();
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
+               const char *kernel, const char *file, int line)
+{
+    unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
+    unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    unsigned bx, by, bz;
+    double t0;
+    const char *slash = strrchr(file, '/');
+    file = slash ? slash + 1 : file;
+
+    ws_init();
+    if (!ws_self)
+        ws_self = &host_coords;
+    if (threads > WS_MAX_THREADS) {
+        fprintf(stderr, "warpsim: %s launched at %s:%d with %llu threads per block; "
+                "a block may have at most %d\n", kernel, file, line, threads,
+                WS_MAX_THREADS);
+        exit(2);
+    }
+    if (shared_bytes > 0) {
+        fprintf(stderr, "warpsim: %s launched at %s:%d asks for %zu bytes of dynamic "
+                "shared memory, which warpsim does not support: declare shared "
+                "arrays with a constant size\n", kernel, file, line, shared_bytes);
+        exit(2);
+    }
+    if (ws_shared_len > WS_SHARED_LIMIT) {
+        fprintf(stderr, "warpsim: %s launched at %s:%d: the program's __shared__ "
+                "arrays take %zu bytes, more than the %d a block may have\n",
+                kernel, file, line, (size_t)ws_shared_len, WS_SHARED_LIMIT);
+        exit(2);
+    }
+    if (threads == 0 || blocks == 0 || block.z > 64 || grid.y > 65535 ||
+        grid.z > 65535 || grid.x > 0x7fffffffu) {
+        ws_last_error = cudaErrorInvalidConfiguration;
+        return;
+    }
+
+    body_fn = body;
+    ws.grid = grid;
+    ws.block = block;
+    ws_grid_dim = grid;
+    ws_block_dim = block;
+    ws.nthreads = (int)threads;
+    ws.nwarps = (int)((threads + 31) / 32);
+    ws.kernel = kernel;
+    ws.kfile = file;
+    ws.kline = line;
+    ws.launch_id++;
+    ws.launches++;
+    if (!ws.lanes) {
+        ws.lanes = calloc(WS_MAX_THREADS, sizeof *ws.lanes);
+        if (!ws.lanes) {
+            fprintf(stderr, "warpsim: out of host memory\n");
+            exit(2);
+        }
+    }
+    rng_state = ws_cfg.seed * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+    if (!rng_state)
+        rng_state = 1;
+    t0 = now_seconds();
+    for (bz = 0; bz < grid.z; bz++)
+        for (by = 0; by < grid.y; by++)
+            for (bx = 0; bx < grid.x; bx++) {
+                ws.block_idx.x = bx;
+                ws.block_idx.y = by;
+                ws.block_idx.z = bz;
+                ws.block_id = (bz * grid.y + by) * grid.x + bx;
+                start_block();
+                run_block();
+                ws.blocks_run++;
+            }
+    ws.kernel_seconds += now_seconds() - t0;
+    ws.total_steps += ws.steps;
+    ws.steps = 0;
+}
+
+/* ---- hangs --------------------------------------------------------- */
+
+#define IN_SET(set, i) ((set)[(i) / 64] >> ((i) % 64) & 1)
+
+/* Where a spinning lane goes round: "x.cu:25", or "x.cu:25-27" when the
+ * scheduling points of its loop are on several lines of one file. */
+static const char *spin_where(const ws_lane *l)
+{
+    static char buf[256];
+    char lo[128], hi[128];
+    const char *a, *b;
+    snprintf(lo, sizeof lo, "%s", ws_where(l->spin_lo));
+    snprintf(hi, sizeof hi, "%s", ws_where(l->spin_hi));
+    a = strrchr(lo, ':');
+    b = strrchr(hi, ':');
+    if (!strcmp(lo, hi) || !a || !b || a - lo != b - hi || strncmp(lo, hi, (size_t)(a - lo)))
+        snprintf(buf, sizeof buf, "%s", lo);
+    else if (atoi(a + 1) < atoi(b + 1))
+        snprintf(buf, sizeof buf, "%s-%s", lo, b + 1);
+    else
+        snprintf(buf, sizeof buf, "%.*s:%s-%s", (int)(a - lo), lo, b + 1, a + 1);
+    return buf;
+}
+
+/* What one lane is doing, for a hang report; plural picks the verb. */
+static void describe(const ws_lane *l, const ws_lane *ref, int plural,
+                     char *buf, size_t len)
+{
+    switch (l->state) {
+    case WS_WAIT_WARP:
+        snprintf(buf, len, "%s in %s(0x%08x) at %s", plural ? "wait" : "waits",
+                 ws_kind_names[l->kind], l->mask, ws_where_fl(l->file, l->line));
+        break;
+    case WS_WAIT_BLOCK:
+        snprintf(buf, len, "%s in __syncthreads() at %s", plural ? "wait" : "waits",
+                 ws_where_fl(l->file, l->line));
+        break;
+    case WS_EXITED:
+        if (l->pos_depth > 0 || l->pc)
+            snprintf(buf, len, "exited after %s", ws_lane_where(l));
+        else
+            snprintf(buf, len, "exited");
+        break;
+    default:
+        if (l->spin_epoch == ws.progress_step && l->spin_steps >= 8)
+            snprintf(buf, len, "%s at %s", plural ? "spin" : "spins", spin_where(l));
+        else if (ws_cfg.model == WS_LOCKSTEP && ref && ws_pos_cmp(l, ref) > 0)
+            snprintf(buf, len, "%s held at %s (lockstep runs the lanes behind first)",
+                     plural ? "are" : "is", ws_lane_where(l));
+        else
+            snprintf(buf, len, "%s ready at %s but %s not run since",
+                     plural ? "are" : "is", ws_lane_where(l), plural ? "have" : "has");
+        break;
+    }
+}
+
+/*
+ * Writes "lanes 0-15 wait in ...; lane 16 spins at ..." for the members of
+ * set among warp w's lanes (the block's threads when w < 0), grouping
+ * neighbours that do the same. Returns the number of groups; with one group,
+ * *what gets its description alone ("spin at x.cu:25").
+ */
+static int describe_set(int w, const unsigned long long *set, const ws_lane *ref,
+                        char *out, size_t len, char *what, size_t wlen)
+{
+    int n = w >= 0 ? ws.warps[w].n : ws.nthreads;
+    int base = w >= 0 ? ws.warps[w].base : 0;
+    int i = 0, groups = 0;
+    size_t used = 0;
+    out[0] = '\0';
+    while (i < n) {
+        char d[512], e[512];
+        int j, k;
+        if (!IN_SET(set, i)) {
+            i++;
+            continue;
+        }
+        describe(&ws.lanes[base + i], ref, 1, d, sizeof d);
+        for (j = i + 1; j < n && IN_SET(set, j); j++) {
+            describe(&ws.lanes[base + j], ref, 1, e, sizeof e);
+            if (strcmp(d, e) != 0)
+                break;
+        }
+        if (j - i == 1)
+            describe(&ws.lanes[base + i], ref, 0, d, sizeof d);
+        if (what && groups == 0)
+            snprintf(what, wlen, "%s", d);
+        if (j - i > 1)
+            k = snprintf(out + used, len - used, "%s%s %d-%d %s", groups ? "; " : "",
+                         w >= 0 ? "lanes" : "threads", i, j - 1, d);
+        else
+            k = snprintf(out + used, len - used, "%s%s %d %s", groups ? "; " : "",
+                         w >= 0 ? "lane" : "thread", i, d);
+        groups++;
+        i = j;
+        if (k < 0 || (size_t)k >= len - used)
+            break;
+        used += (size_t)k;
+    }
+    return groups;
+}
+
+static unsigned live_lanes(const ws_warp *w)
+{
+    unsigned exist = w->n == 32 ? ~0u : (1u << w->n) - 1;
+    return exist & ~w->gone;
+}
+
+/* Under lockstep, the ready lane of warp w that runs first (NULL if none). */
+static const ws_lane *lockstep_front(int w)
+{
+    const ws_warp *ww = &ws.warps[w];
+    const ws_lane *r = NULL;
+    int i;
+    if (ws_cfg.model != WS_LOCKSTEP)
+        return NULL;
+    for (i = 0; i < ww->n; i++) {
+        const ws_lane *l = &ws.lanes[ww->base + i];
+        if ((l->state == WS_READY || l->state == WS_RUNNING) &&
+            (!r || ws_pos_cmp(l, r) < 0))
+            r = l;
+    }
+    return r;
+}
+
+/* Reports a hang (why "deadlock", or NULL for lanes that make no progress),
+ * saying who waits where for whom, and ends the program with status 3. */
+void ws_hang(const char *why)
+{
+    static char head[12288], who[4096], whom[4096], what[1024], rng_buf[256];
+    unsigned long long set[WS_MAX_THREADS / 64];
+    int w, i, found = 0;
+
+    fflush(stdout);
+    ws_counts[WR_HANG]++;
+    head[0] = '\0';
+    /* The first warp collective that waits: who waits, and for whom. */
+    for (w = 0; w < ws.nwarps && !found; w++) {
+        ws_warp *ww = &ws.warps[w];
+        for (i = 0; i < ww->n && !found; i++) {
+            ws_lane *l = &ws.lanes[ww->base + i];
+            unsigned waiting = 0, missing;
+            int j, groups;
+            if (l->state != WS_WAIT_WARP)
+                continue;
+            for (j = 0; j < ww->n; j++) {
+                ws_lane *o = &ws.lanes[ww->base + j];
+                if (o->state == WS_WAIT_WARP && o->kind == l->kind && o->mask == l->mask)
+                    waiting |= 1u << j;
+            }
+            missing = l->mask & ~ww->gone & ~waiting;
+            memset(set, 0, sizeof set);
+            set[0] = waiting;
+            describe_set(w, set, NULL, who, sizeof who, NULL, 0);
+            set[0] = missing;
+            groups = describe_set(w, set, lockstep_front(w), whom, sizeof whom,
+                                  what, sizeof what);
+            ws_ranges(missing, rng_buf, sizeof rng_buf);
+            if (groups == 1)
+                snprintf(head, sizeof head, "warp %d of block %u: %s for %s %s, which %s",
+                         w, ws.block_id, who, __builtin_popcount(missing) > 1 ? "lanes" : "lane",
+                         rng_buf, what);
+            else if (groups > 1)
+                snprintf(head, sizeof head, "warp %d of block %u: %s for lanes %s (%s)",
+                         w, ws.block_id, who, rng_buf, whom);
+            else
+                snprintf(head, sizeof head, "warp %d of block %u: %s", w, ws.block_id, who);
+            found = 1;
+        }
+    }
+    if (!found && ws.bar_waiting > 0) {
+        memset(set, 0, sizeof set);
+        for (i = 0; i < ws.nthreads; i++)
+            if (ws.lanes[i].state == WS_WAIT_BLOCK)
+                set[i / 64] |= 1ULL << (i % 64);
+        describe_set(-1, set, NULL, who, sizeof who, NULL, 0);
+        memset(set, 0, sizeof set);
+        for (i = 0; i < ws.nthreads; i++)
+            if (ws.lanes[i].state != WS_WAIT_BLOCK && ws.lanes[i].state != WS_EXITED)
+                set[i / 64] |= 1ULL << (i % 64);
+        describe_set(-1, set, NULL, whom, sizeof whom, NULL, 0);
+        snprintf(head, sizeof head, "block %u: %s, while %s", ws.block_id, who, whom);
+        found = 1;
+    }
+    for (w = 0; w < ws.nwarps && !found; w++) {
+        /* Nobody waits in a primitive: lanes spin (under lockstep, some may
+         * be held behind them). */
+        unsigned live = live_lanes(&ws.warps[w]);
+        if (!live)
+            continue;
+        memset(set, 0, sizeof set);
+        set[0] = live;
+        describe_set(w, set, lockstep_front(w), who, sizeof who, NULL, 0);
+        snprintf(head, sizeof head, "warp %d of block %u: %s", w, ws.block_id, who);
+        found = 1;
+    }
+    if (why)
+        printf("HANG detected: %s (every live thread waits; none can go on)\n", head);
+    else
+        printf("HANG detected: %s (no progress in %llu steps)\n", head,
+               (unsigned long long)ws_cfg.spin_limit);
+    fflush(stdout);
+    fprintf(stderr, "warpsim: hang in %s (launched at %s:%d), block %u, model %s; "
+            "the warps with live threads:\n", ws.kernel, ws.kfile, ws.kline,
+            ws.block_id, ws_model_names[ws_cfg.model]);
+    for (w = 0; w < ws.nwarps; w++) {
+        ws_warp *ww = &ws.warps[w];
+        if (!live_lanes(ww))
+            continue;
+        memset(set, 0, sizeof set);
+        set[0] = ww->n == 32 ? ~0u : (1u << ww->n) - 1;
+        describe_set(w, set, lockstep_front(w), who, sizeof who, NULL, 0);
+        fprintf(stderr, "warpsim:   warp %d: %s\n", w, who);
+    }
+    ws_summary();
+    fflush(NULL);
+    _exit(3);
+}

@@ -1,0 +1,212 @@
+/*
+ * ws_internal.h - what warpsim's modules share.
+ *
+ *   ctx.c      coroutines: one stack and one saved context per lane
+ *   sched.c    blocks, lanes, the three scheduling models, hangs
+ *   prims.c    warp primitives, __syncthreads, atomics, time
+ *   shadow.c   device memory, shadow memory, races, uninitialized reads
+ *   tsan.c     the __tsan_* hooks the compiler's instrumentation calls
+ *   report.c   source lines, variable names, reports, the summary
+ *   runtime.c  the host runtime (cudaMalloc ...), settings, main
+ *
+ * warpsim's own sources are compiled without instrumentation; only the
+ * lesson file calls the hooks.
+ */
+#ifndef WS_INTERNAL_H
+#define WS_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "warpsim.h"
+
+#define WS_MAX_THREADS 1024
+#define WS_MAX_WARPS (WS_MAX_THREADS / 32)
+#define WS_MAX_FRAMES 64
+#define WS_SHARED_LIMIT (48 * 1024)
+#define WS_STEP_CYCLES 4          /* virtual cycles per scheduling step */
+#define WS_RANDOM_WINDOW 32       /* random: lanes this close to the earliest may run */
+#define WS_ITS_QUANTUM 20000      /* its: steps before a lane that never blocks yields */
+#define WS_POISON32 0xdeadbeefu
+#define WS_POISON64 0xdeadbeefdeadbeefULL
+#define WS_SHARED_POISON_BYTE 0xa5
+
+/* ---- settings (runtime.c) ------------------------------------------- */
+
+enum ws_model { WS_LOCKSTEP, WS_ITS, WS_RANDOM };
+enum ws_order { WS_FORWARD, WS_REVERSE, WS_ALTERNATE };
+
+typedef struct ws_settings {
+    int model, order;
+    uint64_t seed;
+    int error_exitcode;           /* -1: none */
+    uint64_t spin_limit;          /* steps without progress before a hang */
+    size_t memory_limit;
+    int verbose, stats;
+} ws_settings;
+
+extern ws_settings ws_cfg;
+extern const char *const ws_model_names[];
+extern const char *const ws_order_names[];
+void ws_init(void);
+
+/* ---- coroutines (ctx.c) --------------------------------------------- */
+
+typedef struct ws_ctx {
+    void *sp;
+#if !defined(__x86_64__)
+    void *uc;                     /* ucontext_t, where there is no assembly */
+#endif
+} ws_ctx;
+
+void ws_ctx_prepare(ws_ctx *c, void *stack, size_t size, void (*entry)(void));
+void ws_ctx_switch(ws_ctx *from, ws_ctx *to);
+void *ws_stack_alloc(size_t size);
+
+/* ---- lanes and blocks (sched.c) ------------------------------------- */
+
+enum ws_state { WS_READY, WS_RUNNING, WS_WAIT_WARP, WS_WAIT_BLOCK, WS_EXITED };
+
+/* What a lane waits in; the names are in ws_kind_names. */
+enum ws_kind {
+    WK_NONE, WK_SHFL_IDX, WK_SHFL_UP, WK_SHFL_DOWN, WK_SHFL_XOR,
+    WK_BALLOT, WK_ANY, WK_ALL, WK_UNI, WK_MATCH_ANY, WK_MATCH_ALL,
+    WK_RED_ADD, WK_RED_MIN, WK_RED_MAX, WK_RED_AND, WK_RED_OR, WK_RED_XOR,
+    WK_SYNCWARP, WK_SYNCTHREADS, WK_NKINDS
+};
+extern const char *const ws_kind_names[];
+
+typedef struct ws_lane {
+    ws_ctx ctx;
+    ws_coords coords;             /* threadIdx, blockIdx: what ws_self points at */
+    int tid, warp, lane;          /* thread in block, warp in block, lane in warp */
+    int state;
+    uint64_t clock;               /* virtual time (its, random); lockstep: the warp's */
+    unsigned key;                 /* tie-break among equal clocks (--order) */
+    uint32_t quantum;             /* its: steps since the lane last yielded */
+
+    /* Position: the call stack (return addresses, outermost first) and the
+     * pc of the last scheduling point; frames[0..pos_depth) belong to it. */
+    int depth, pos_depth;
+    uintptr_t pc;
+
+    /* The collective the lane waits in (or last waited in). */
+    int kind, op, size, arg, width;
+    unsigned mask;
+    uint64_t val, result;
+    int pred, pred_out;
+    const char *file;
+    int line;
+    uintptr_t site;               /* pc of the call */
+    uint64_t arrived;             /* clock when it arrived */
+
+    uint32_t vc[32];              /* warp vector clock (__syncwarp, __syncthreads) */
+    uint64_t sleep;               /* lockstep: sleep requested in this step */
+    uint32_t exit_gen;            /* ws.gen when the lane exited */
+    uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
+    uint32_t spin_steps;          /* scheduling points since the block last progressed */
+    uintptr_t spin_lo, spin_hi;   /* the lowest and highest pc among them */
+    unsigned am_group;            /* __activemask: the group assigned to it, or 0 */
+    uintptr_t rd1, rd2;           /* the last two addresses it read */
+    uint32_t clock_polls;         /* clock64() calls since its last memory access */
+    uintptr_t frames[WS_MAX_FRAMES];   /* last: start_block clears what precedes */
+} ws_lane;
+
+typedef struct ws_warp {
+    int base, n;                  /* first thread, lanes that exist */
+    unsigned gone;                /* exited or never existing lanes */
+    unsigned ready;               /* lanes in state WS_READY */
+    unsigned waiting;             /* lanes in state WS_WAIT_WARP */
+    uintptr_t last_site;          /* the last arrival's call, kind and mask: */
+    int last_kind;                /* check_masks skips arrivals like it */
+    unsigned last_mask;
+    uint64_t clock;               /* lockstep */
+    unsigned step_mask;           /* lockstep: the lanes of the current step */
+} ws_warp;
+
+typedef struct ws_run {
+    /* the launch */
+    dim3 grid, block;
+    int nthreads, nwarps;
+    const char *kernel, *kfile;
+    int kline;
+    uint32_t launch_id, block_id, block_stamp;
+    uint3 block_idx;
+    /* the block */
+    ws_lane *lanes;
+    ws_warp warps[WS_MAX_WARPS];
+    ws_lane *cur;
+    int live;                     /* lanes not exited */
+    int bar_waiting;              /* lanes in __syncthreads */
+    uint32_t gen;                 /* __syncthreads completed in this block */
+    ws_ctx sched;
+    ws_lane *next;                /* random: the lane to run next */
+    uint64_t steps, idle_steps;   /* idle: steps since the block last progressed */
+    uint64_t progress_step;       /* steps when the block last progressed */
+    /* statistics */
+    uint64_t accesses, total_steps, launches, blocks_run;
+    double kernel_seconds;
+} ws_run;
+
+extern ws_run ws;
+
+void ws_point(uintptr_t pc);                 /* a scheduling point */
+void ws_progress(void);                      /* the block did something */
+void ws_block(void);                         /* wait until released */
+void ws_release(ws_lane *l, uint64_t when);  /* ready again at virtual time when */
+void ws_set_state(ws_lane *l, int state);    /* keeps the warp's masks */
+void ws_yield(void);
+uint64_t ws_lane_clock(const ws_lane *l);
+void ws_lane_sleep(ws_lane *l, uint64_t ns);
+int ws_pos_cmp(const ws_lane *a, const ws_lane *b);
+unsigned ws_lanes_at_my_position(const ws_lane *l);
+void ws_hang(const char *why);
+
+/* ---- primitives (prims.c) ------------------------------------------- */
+
+void ws_recheck_warp(int warp);              /* after a lane exited */
+void ws_recheck_block(void);
+
+/* ---- memory (shadow.c) ---------------------------------------------- */
+
+enum {
+    WS_ACC_WRITE = 1, WS_ACC_ATOMIC = 2, WS_ACC_VOLATILE = 4, WS_ACC_RANGE = 8
+};
+
+extern uintptr_t ws_shared_lo, ws_shared_len, ws_arena_lo, ws_arena_len;
+
+static inline int ws_tracked(uintptr_t p)
+{
+    return p - ws_shared_lo < ws_shared_len || p - ws_arena_lo < ws_arena_len;
+}
+
+void ws_shadow_init(void);
+void ws_shadow_block_start(void);
+void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
+void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
+void *ws_arena_alloc(size_t bytes, cudaError_t *err);
+int ws_arena_free(void *p);
+int ws_is_device(const void *p, size_t bytes);
+int ws_alloc_of(uintptr_t addr, uintptr_t *start, size_t *size);
+
+/* ---- reports (report.c) --------------------------------------------- */
+
+enum ws_report_kind {
+    WR_RACE, WR_HANG, WR_PRIM, WR_UNINIT, WR_MEM, WR_NOTE, WR_NKINDS
+};
+extern uint64_t ws_counts[WR_NKINDS];
+
+int ws_report_once(int kind, uintptr_t a, uintptr_t b, uintptr_t c);
+void ws_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ws_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *ws_where(uintptr_t pc);          /* "file.cu:41" for a pc */
+const char *ws_where_fl(const char *file, int line);
+const char *ws_lane_where(const ws_lane *l); /* where a lane is (last point) */
+const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len);
+const char *ws_ranges(unsigned mask, char *buf, size_t len);   /* "0-15, 17" */
+const char *ws_who(const ws_lane *l, char *buf, size_t len);
+uint32_t ws_pc_offset(uintptr_t pc);
+uintptr_t ws_pc_from_offset(uint32_t off);
+void ws_summary(void);
+void ws_report_init(void);
+
+#endif /* WS_INTERNAL_H */
