@@ -53,9 +53,12 @@ setup() {
     run --separate-stderr "$L/build/legacy" -k 2 -q 4
     assert_failure 2
     assert_equal "$stderr" "legacy: variant 2 fills one queue only: use -q 1 (got 4)"
-    run --separate-stderr "$L/build/cg" -k 3
+    run --separate-stderr "$L/build/cg" -k 4
     assert_failure 2
-    assert_equal "$stderr" "cg: --variant must be between 1 and 2 (got 3)"
+    assert_equal "$stderr" "cg: --variant must be between 1 and 3 (got 4)"
+    run --separate-stderr "$L/build/cg" -k 3 -q 4
+    assert_failure 2
+    assert_equal "$stderr" "cg: variant 3 fills one queue only: use -q 1 (got 4)"
 }
 
 @test "the benchmark programs explain themselves and reject bad arguments with exit 2" {

@@ -14,6 +14,13 @@
  * g.shfl() a __shfl_sync over exactly that group. cg::labeled_partition(g,
  * key) splits a group by key, the way __match_any_sync does (compute
  * capability 7.0 and later).
+ *
+ * Variants 1 and 2 are opportunistic (the group is whoever is here), and on
+ * an H200 they lost slots once the group's leader was delayed, like
+ * legacy.cu's variant 3; variant 3 names its group before the branch with
+ * cg::binary_partition and is right under any delay. The checker expects
+ * variants 1 and 2 to be right without jitter and reports what they do with
+ * it; it expects variant 3 to be right always.
  */
 #include "lesson.h"
 
@@ -59,6 +66,21 @@ __device__ unsigned agg_inc_at(unsigned *counters, unsigned key, unsigned jitter
 }
 
 /*
+ * The same, with the group named before the branch: binary_partition splits
+ * the warp's tile by keep, and every lane of the warp takes part in that
+ * call. This is sync.cu's ballot, in Cooperative Groups.
+ */
+__device__ unsigned agg_inc_members(unsigned *counter, cg::coalesced_group members,
+                                    unsigned jitter)
+{
+    unsigned base = 0;
+    jitter_sleep(jitter, members.thread_rank() == 0);
+    if (members.thread_rank() == 0)
+        base = atomicAdd(counter, members.num_threads());
+    return members.shfl(base, 0) + members.thread_rank();
+}
+
+/*
  * One element per thread: a kept element gets a slot in its queue and writes
  * its index there. out holds queues * n slots, queue q at out[q * n].
  */
@@ -73,10 +95,14 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
         keep = in[i] <= keep_max;
         queue = (unsigned)(in[i] % queues);
     }
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+    cg::coalesced_group members = cg::binary_partition(warp, keep);
     if (keep) {
         jitter_sleep(jitter, lane & 1);          /* odd lanes arrive late */
         if (variant == 2)
             slot = agg_inc_at(counters, queue, jitter);
+        else if (variant == 3)
+            slot = agg_inc_members(&counters[0], members, jitter);
         else
             slot = agg_inc(&counters[0], jitter);
         if (slot < (unsigned long long)n)
@@ -96,9 +122,10 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
 static const char *variants[] = {
     "one counter: cg::coalesced_threads(), one atomicAdd per group",
     "a counter per queue: cg::labeled_partition(coalesced_threads(), queue)",
+    "one counter: cg::binary_partition(tile of 32, keep), taken before the branch",
 };
 /* How many queues each variant can serve (-q). */
-static const int variant_queues[] = { 1, 32 };
+static const int variant_queues[] = { 1, 32, 1 };
 
 /* ==== end of the lesson ============================================== */
 

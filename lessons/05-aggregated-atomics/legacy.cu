@@ -6,6 +6,7 @@
  * Run:    build/legacy -n 16M             right by luck on a current GPU
  *         build/legacy -n 16M -j 200      the leader comes late: slots reused
  *         build/legacy -k 2 -n 16M -j 200 the odd lanes come late: slots empty
+ *         build/legacy -k 3 -n 16M -j 200 __activemask() groups, leader late
  * Check:  make check
  *
  * The job is sync.cu's: keep the elements in[i] <= P and append the index of
@@ -25,6 +26,14 @@
  *   of the warp reserves slots for all the keeping lanes and fills only its
  *   own: the counter runs to twice the count and half the slots stay empty.
  *   Neither racecheck nor synccheck can see this one.
+ * Variant 3 is the opportunistic form of the NVIDIA blog's atomicAggInc: the
+ *   group is whoever __activemask() finds here together, and the mask, the
+ *   count, the ranks and the broadcast all come from it. By the letter of the
+ *   programming model this is allowed. On an H200 (nvcc 13.0, sm_90), with
+ *   the odd lanes late and each group's leader delayed before its atomicAdd,
+ *   it lost slots in most runs; __syncwarp(mask) before the broadcast did not
+ *   help, cg::coalesced_threads() failed the same way, and the ballot taken
+ *   before the branch (sync.cu) never did. The lesson text has the runs.
  */
 #include "lesson.h"
 
@@ -79,6 +88,25 @@ __device__ unsigned agg_inc_counted(unsigned *counter, unsigned keepers, unsigne
 }
 
 /*
+ * The opportunistic form (the NVIDIA blog's atomicAggInc, and what
+ * cg::coalesced_threads() builds on): the group is whoever __activemask()
+ * finds here together. The programming model allows it, and it is right when
+ * nothing delays the leader; on an H200 (nvcc 13.0, sm_90) it lost slots once
+ * the leader slept between the mask and the broadcast (see the lesson text).
+ */
+__device__ unsigned agg_inc_active(unsigned *counter, unsigned jitter)
+{
+    unsigned mask = __activemask();              /* the lanes here together */
+    int lane = LANE(), leader = __ffs(mask) - 1;
+    unsigned base = 0;
+    jitter_sleep(jitter, lane == leader);        /* the leader comes late */
+    if (lane == leader)
+        base = atomicAdd(counter, (unsigned)__popc(mask));
+    base = __shfl_sync(mask, base, leader);      /* waits for the leader */
+    return base + (unsigned)__popc(mask & ((1u << lane) - 1u));
+}
+
+/*
  * One element per thread: a kept element gets a slot and writes its index
  * there. out holds queues * n slots (legacy uses one queue).
  */
@@ -104,7 +132,10 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
         case 2:
             slot = agg_inc_counted(&counters[0], keepers, jitter);
             break;
-        default:                                 /* 1; main allows 1..2 */
+        case 3:
+            slot = agg_inc_active(&counters[0], jitter);
+            break;
+        default:                                 /* 1; main allows 1..3 */
             slot = agg_inc_shared(&counters[0], &published[WARP_IN_BLOCK()], jitter);
             break;
         }
@@ -126,9 +157,10 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
 static const char *variants[] = {
     "the leader's base handed over through shared memory, no warp sync",
     "count and ranks from a ballot taken before the branch, leader from __activemask()",
+    "the opportunistic form: the group is whoever __activemask() finds here",
 };
 /* How many queues each variant can serve (-q). */
-static const int variant_queues[] = { 1, 1 };
+static const int variant_queues[] = { 1, 1, 1 };
 
 /* ==== end of the lesson ============================================== */
 

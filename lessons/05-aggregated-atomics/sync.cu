@@ -16,17 +16,21 @@
  * counter written exactly once, by an element that belongs there, and every
  * kept element in exactly one slot.
  *
- * Why it is right: each aggregating group is found among the lanes that are
- * here together (__activemask() inside the branch) and nothing else is
- * assumed about them: the leader reserves __popc(group) slots, hands the base
- * to the others with __shfl_sync, which waits for it, and each lane adds its
- * rank among the group's lanes below it. A lane that arrives late forms its
- * own group and makes its own reservation: fewer lanes per atomic, still one
- * slot each.
+ * Why it is right: the lanes that take part are named before the branch,
+ * with __ballot_sync(FULL_MASK, keep), which all 32 lanes reach. Inside the
+ * branch the leader (the lowest member) reserves __popc(members) slots, hands
+ * the base to the others with __shfl_sync(members, ...), which waits for every
+ * member however late it comes, and each lane adds its rank among the members
+ * below it. Nothing depends on which lanes happen to run together.
  *
- * Variant 1: one counter, aggregated over __activemask() (-q 1 only).
- * Variant 2: one counter per queue: __match_any_sync splits the lanes here
- *   by queue, one atomicAdd per queue present.
+ * Why not __activemask() here, as the opportunistic form in the NVIDIA blog
+ * does: with the leader delayed, that form lost slots on an H200 (nvcc 13.0,
+ * sm_90), and so did cg::coalesced_threads(); legacy.cu keeps it as variant
+ * 3, and the lesson text has the measurements.
+ *
+ * Variant 1: one counter, aggregated over the members (-q 1 only).
+ * Variant 2: one counter per queue: __match_any_sync splits the members by
+ *   queue, one atomicAdd per queue present.
  * Variant 3: one plain atomicAdd per lane, left to the compiler (which
  *   aggregates it itself where the address is the same for the whole warp:
  *   see the README and the benchmark).
@@ -69,33 +73,34 @@ __device__ unsigned match_any(unsigned mask, unsigned key)
 }
 
 /*
- * Adds 1 to *counter for each calling lane with a single atomicAdd, and
- * returns to each lane the value its own atomicAdd(counter, 1) might have
- * returned: a slot of its own.
+ * Adds 1 to *counter for each lane of members, the lanes that take part,
+ * with a single atomicAdd, and returns to each lane the value its own
+ * atomicAdd(counter, 1) might have returned: a slot of its own. Every lane
+ * of members calls it; members comes from a ballot taken before the branch.
  */
-__device__ unsigned agg_inc(unsigned *counter, unsigned jitter)
+__device__ unsigned agg_inc(unsigned *counter, unsigned members, unsigned jitter)
 {
-    unsigned mask = __activemask();              /* the lanes here together */
-    int lane = LANE(), leader = __ffs(mask) - 1;
+    int lane = LANE(), leader = __ffs(members) - 1;
     unsigned base = 0;
     jitter_sleep(jitter, lane == leader);        /* the leader comes late */
     if (lane == leader)
-        base = atomicAdd(counter, (unsigned)__popc(mask));
-    base = __shfl_sync(mask, base, leader);      /* waits for the leader */
-    return base + (unsigned)__popc(mask & ((1u << lane) - 1u));
+        base = atomicAdd(counter, (unsigned)__popc(members));
+    base = __shfl_sync(members, base, leader);   /* waits for the leader */
+    return base + (unsigned)__popc(members & ((1u << lane) - 1u));
 }
 
-/* The same with a counter per key: counters[key], the lanes grouped by key. */
-__device__ unsigned agg_inc_at(unsigned *counters, unsigned key, unsigned jitter)
+/* The same with a counter per key: counters[key], the members grouped by
+ * key with __match_any_sync. */
+__device__ unsigned agg_inc_at(unsigned *counters, unsigned key, unsigned members,
+                               unsigned jitter)
 {
-    unsigned mask = __activemask();
-    unsigned group = match_any(mask, key);       /* the lanes here with my key */
+    unsigned group = match_any(members, key);    /* the members with my key */
     int lane = LANE(), leader = __ffs(group) - 1;
     unsigned base = 0;
     jitter_sleep(jitter, lane == leader);
     if (lane == leader)
         base = atomicAdd(&counters[key], (unsigned)__popc(group));
-    base = __shfl_sync(mask, base, leader);      /* each lane reads its leader */
+    base = __shfl_sync(members, base, leader);   /* each lane reads its leader */
     return base + (unsigned)__popc(group & ((1u << lane) - 1u));
 }
 
@@ -109,22 +114,23 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
 {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     int lane = LANE(), keep = 0;
-    unsigned queue = 0, slot;
+    unsigned queue = 0, slot, members;
     if (i < n) {
         keep = in[i] <= keep_max;
         queue = (unsigned)(in[i] % queues);
     }
+    members = __ballot_sync(FULL_MASK, keep);    /* all 32 lanes, before the branch */
     if (keep) {
         jitter_sleep(jitter, lane & 1);          /* odd lanes arrive late */
         switch (variant) {
         case 2:
-            slot = agg_inc_at(counters, queue, jitter);
+            slot = agg_inc_at(counters, queue, members, jitter);
             break;
         case 3:
             slot = atomicAdd(&counters[queue], 1u);
             break;
         default:                                 /* 1 (-q 1); main allows 1..3 */
-            slot = agg_inc(&counters[0], jitter);
+            slot = agg_inc(&counters[0], members, jitter);
             break;
         }
         if (slot < (unsigned long long)n)
@@ -141,8 +147,8 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
     "index to queue in[i] % Q, one atomicAdd per group of lanes; checks that\n" \
     "every slot is written exactly once and every kept element is in one slot."
 static const char *variants[] = {
-    "one counter: __activemask() + __popc + the lanes below, one atomicAdd per group",
-    "a counter per queue: __match_any_sync groups the lanes by queue",
+    "one counter: a ballot before the branch + __popc + the lanes below, one atomicAdd per warp",
+    "a counter per queue: __match_any_sync groups the members by queue",
     "one plain atomicAdd per lane (the compiler may aggregate it)",
 };
 /* How many queues each variant can serve (-q). */
