@@ -205,7 +205,7 @@ static inline void lesson_usage(const lesson_program *p)
     }
     printf("  %-24s %s\n", "-h, --help", "show this help and exit");
     printf("\nnumbers take a K, M or G suffix for 2^10, 2^20, 2^30 (-n 16M).\n");
-    printf("\nvariants (-k):\n");
+    printf("\nvariants (-k NUMBER, or -k NAME: the word before the colon):\n");
     for (i = 0; i < p->nvariants; i++)
         printf("  %d  %s\n", i + 1, p->variants[i]);
     printf("\nexit status: 0 matches the CPU, 1 wrong result, 2 bad usage,\n"
@@ -228,9 +228,27 @@ static inline lesson_option *lesson_find_option(const lesson_program *p,
 }
 
 /*
+ * The number of the variant called name: the words before ':' in the
+ * variant's description ("partners" for "partners: Listing 3 as printed").
+ * Exits 2 when no variant has that name.
+ */
+static inline long long lesson_variant_named(const lesson_program *p, const char *name)
+{
+    int d;
+    for (d = 0; d < p->nvariants; d++) {
+        const char *v = p->variants[d];
+        size_t len = strcspn(v, ":");
+        if (strlen(name) == len && strncmp(name, v, len) == 0)
+            return d + 1;
+    }
+    lesson_fail(LESSON_USAGE, "--variant: no variant named '%s' (try --help)", name);
+    return 0;
+}
+
+/*
  * Parses argv into the options' variables; prints --help and exits 0, or
  * exits 2 with one line on the first bad argument. Accepts "-n 5",
- * "--size 5" and "--size=5".
+ * "--size 5" and "--size=5"; -k/--variant also takes a variant's name.
  */
 static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
 {
@@ -263,7 +281,9 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
                 lesson_fail(LESSON_USAGE, "%s needs a value (try --help)", flag);
             val = argv[++i];
         }
-        if (lesson_parse_number(val, &v) != 0)
+        if (lesson_parse_number(val, &v) != 0 && strcmp(o->name, "variant") == 0)
+            v = lesson_variant_named(p, val);
+        else if (lesson_parse_number(val, &v) != 0)
             lesson_fail(LESSON_USAGE, "--%s: '%s' is not a number", o->name, val);
         if (v < o->min || v > o->max)
             lesson_fail(LESSON_USAGE, "--%s must be between %lld and %lld (got %lld)",

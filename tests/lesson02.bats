@@ -90,7 +90,7 @@ EOF_
     done
     run --separate-stderr "$L/build/legacy" -k hangs
     assert_failure 2
-    assert_equal "$stderr" "legacy: --variant: no demonstration named 'hangs' (try --help)"
+    assert_equal "$stderr" "legacy: --variant: no variant named 'hangs' (try --help)"
 }
 
 @test "a demonstration chosen by name runs exactly as the same one chosen by number" {

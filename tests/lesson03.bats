@@ -89,7 +89,7 @@ EOF_
     done
     run --separate-stderr "$L/build/sync" -k tre
     assert_failure 2
-    assert_equal "$stderr" "sync: --variant: no demonstration named 'tre' (try --help)"
+    assert_equal "$stderr" "sync: --variant: no variant named 'tre' (try --help)"
 }
 
 @test "a demonstration chosen by name runs exactly as the same one chosen by number" {

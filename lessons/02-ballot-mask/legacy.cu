@@ -575,53 +575,6 @@ static int run_leader(demo_args *a)
 
 /* ---- main: the command line, then one demonstration ---------------- */
 
-/*
- * Lets -k take a demonstration's name (the words before ':' in variants[]):
- * rewrites "-k partners", "--variant partners" and "--variant=partners" to
- * the number before lesson_parse sees them. Anything else is left alone.
- */
-static void resolve_demo_names(int argc, char **argv, const lesson_program *p)
-{
-    static char numbers[8][32];
-    int i, used = 0;
-    const char *slash = strrchr(argv[0], '/');
-    lesson_prog = slash ? slash + 1 : argv[0];
-    for (i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val;
-        char **slot;
-        long long number;
-        int d, eq = 0;
-        if (strcmp(arg, "-k") == 0 || strcmp(arg, "--variant") == 0) {
-            if (i + 1 >= argc)
-                return;
-            slot = &argv[++i];
-            val = *slot;
-        } else if (strncmp(arg, "--variant=", 10) == 0) {
-            slot = &argv[i];
-            val = arg + 10;
-            eq = 1;
-        } else {
-            if (arg[0] == '-' && strchr(arg, '=') == NULL && lesson_find_option(p, arg))
-                i++;                                 /* skip that option's value */
-            continue;
-        }
-        if (lesson_parse_number(val, &number) == 0)
-            continue;
-        for (d = 0; d < p->nvariants; d++) {
-            const char *name = p->variants[d];
-            size_t len = strcspn(name, ":");
-            if (strlen(val) == len && strncmp(val, name, len) == 0)
-                break;
-        }
-        if (d == p->nvariants)
-            lesson_fail(LESSON_USAGE, "--variant: no demonstration named '%s' (try --help)", val);
-        if (used == 8)
-            lesson_fail(LESSON_USAGE, "too many -k options");
-        snprintf(numbers[used], sizeof numbers[used], "%s%d", eq ? "--variant=" : "", d + 1);
-        *slot = numbers[used++];
-    }
-}
-
 int main(int argc, char **argv)
 {
     demo_args a = { 1 << 20, 1, 0, 256, 0, DEFAULT_WATCHDOG, 1 };
@@ -642,7 +595,6 @@ int main(int argc, char **argv)
     lesson_program program = { THIS_FILE, ABOUT, variants, NDEMOS,
         options, (int)(sizeof options / sizeof options[0]) };
 
-    resolve_demo_names(argc, argv, &program);
     lesson_parse(argc, argv, &program);
     if (a.threads % 32 != 0)
         lesson_fail(LESSON_USAGE, "--threads must be a multiple of 32 (got %lld)", a.threads);
