@@ -37,6 +37,16 @@ $output"
     done
 }
 
+@test "every other marked source of a lesson (cg.cu) shares sync.cu's host code too" {
+    for f in "$REPO"/lessons/[0-9][0-9]-*/*.cu; do
+        case "$(basename "$f")" in legacy.cu|sync.cu) continue ;; esac
+        grep -q '^/\* ==== the lesson' "$f" || continue
+        run diff <(strip_lesson "$(dirname "$f")/sync.cu") <(strip_lesson "$f")
+        [ "$status" -eq 0 ] || fail "$f differs from sync.cu outside the lesson:
+$output"
+    done
+}
+
 @test "README shows the two commands and how to check one's own fix" {
     run cat "$REPO/README.md"
     assert_output --partial 'make check'
