@@ -55,13 +55,14 @@ CSV
     run "$L/build/sync" --help
     assert_line --partial '2  block: __reduce_add_sync warp sums'
     assert_line --partial '5  device: 16-byte loads, -u in flight, one launch; the last block sums the partials'
+    assert_line --partial '6  device: 16-byte loads, -u in flight, one launch; one 64-bit atomicAdd per block carries its sum and a block count'
     run "$L/build/legacy" --help
     assert_line --partial '1  block: volatile shared-memory warp sums, no warp sync'
 }
 
 @test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
     need_nvcc
-    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 6" \
+    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 7" \
                 "-u 3" "-u 16" "-g 0" "-g 65537" "-m 0" "-n" "-s 1x"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$L/build/sync" $args
@@ -86,12 +87,16 @@ CSV
     assert_line --partial '1  cub::DeviceReduce::Sum'
     run "$L/build/bench" --help
     assert_success
-    for opt in --size --sizes --method --threads --unroll --per-sm --sweep --reps --warmup --peak; do
+    for opt in --size --sizes --method --threads --unroll --per-sm --load --timing --flush \
+               --sweep --verify --reps --warmup --peak; do
         assert_output --partial -- "$opt"
     done
-    assert_line --partial '8  cub                 cub::DeviceReduce::Sum'
+    assert_line --partial '6  6-device-packed     sync.cu variant 6'
+    assert_line --partial '9  cub                 cub::DeviceReduce::Sum'
     for prog_args in "cg -k 3" "cg -u 5" "cub_ref -n 0" "cub_ref -b 64" "bench -n 1000" \
-                     "bench -b 48" "bench -u 3" "bench -k 9" "bench -t 2" "bench -l 9"; do
+                     "bench -b 48" "bench -u 3" "bench -u 12" "bench -u 32" "bench -k 10" \
+                     "bench -t 3" "bench -l 9" "bench -L 10" "bench -T 2" "bench -F 2" \
+                     "bench -V 2"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$L/build/"$prog_args
         echo "$prog_args -> $stderr"
@@ -101,6 +106,8 @@ CSV
     done
     run --separate-stderr "$L/build/bench" -n 1000
     assert_equal "$stderr" "bench: --size must be a multiple of 4 x 4^(L-1) = 256 to split into 4 sizes (got 1000)"
+    run --separate-stderr "$L/build/bench" -u 12
+    assert_equal "$stderr" "bench: --unroll must be 1, 2, 4, 8 or 16 (got 12)"
 }
 
 @test "an n larger than the GPU's memory gives one line and exit 2" {
@@ -113,12 +120,20 @@ CSV
 
 @test "every variant of sync matches the CPU on the GPU, under jitter too" {
     need_gpu
-    for k in 1 2 3 4 5; do
+    for k in 1 2 3 4 5 6; do
         run "$L/build/sync" -k "$k" -n 1000003 -j 200 -b 96
         echo "$output"
         assert_success
         assert_line --regexp "^result: ok \\(variant $k, n=1000003: got -?[0-9]+, the 64-bit CPU sum is -?[0-9]+\\)$"
     done
+}
+
+@test "every setting the benchmark can time matches the CPU on the GPU (bench -V 1)" {
+    need_gpu
+    run "$L/build/bench" -V 1 -n 1M -l 1 -s 3
+    echo "$output"
+    assert_success
+    assert_line --regexp '^result: ok \(([0-9]+) of \1 runs match the CPU: variants 3 to 6, 10 load kinds, unroll 1 to 16, '
 }
 
 @test "make check passes, on the GPU or on warpsim where there is none" {
@@ -182,6 +197,45 @@ CSV
         "$BATS_TEST_TMPDIR/r.csv"
     run "$L/bench.sh" --report "$BATS_TEST_TMPDIR/r.csv"
     assert_line 'summary: 1 measurements FAILED their check'
+}
+
+# wide_csv FILE: build/bench's whole output with -t 2 (17 columns: load
+# kind and timing; sweep, confirm and result rows), at 2^28 only.
+wide_csv() {
+    cat >"$1" <<CSV
+table,gpu,n,bytes,method,setting,threads,blocks,unroll,ms,gbps,pct_peak,ratio_cub,check,peak_gbps,load,timing
+sweep,TEST GPU,268435456,1073741824,cub,cub,,,,0.2450,4382.6,91.3,1.000,ok,4800,,0
+sweep,TEST GPU,268435456,1073741824,cub,cub,,,,0.2420,4436.9,92.4,1.000,ok,4800,,1
+sweep,TEST GPU,268435456,1073741824,4-device-atomic,load/waves=2.0,1024,528,4,0.2420,4436.9,92.4,1.012,ok,4800,nc,0
+sweep,TEST GPU,268435456,1073741824,4-device-atomic,load/waves=2.0,1024,528,4,0.2410,4455.4,92.8,1.017,ok,4800,na-256B,0
+sweep,TEST GPU,268435456,1073741824,6-device-packed,load/waves=2.0,1024,528,4,0.2380,4511.5,94.0,1.017,ok,4800,na-256B,1
+sweep,TEST GPU,268435456,1073741824,6-device-packed,grid/even<=2.0,1024,512,4,0.2390,4492.6,93.6,1.013,ok,4800,nc,1
+confirm,TEST GPU,268435456,1073741824,cub,confirm/round=1,,,,0.2420,4436.9,92.4,1.000,ok,4800,,1
+confirm,TEST GPU,268435456,1073741824,6-device-packed,confirm/round=1,1024,528,4,0.2390,4492.6,93.6,1.013,ok,4800,na-256B,1
+confirm,TEST GPU,268435456,1073741824,6-device-packed,confirm/round=1,1024,512,4,0.2395,4483.2,93.4,1.010,ok,4800,nc,1
+confirm,TEST GPU,268435456,1073741824,6-device-packed,confirm/round=2,1024,528,4,0.2380,4511.5,94.0,1.017,ok,4800,na-256B,1
+confirm,TEST GPU,268435456,1073741824,6-device-packed,confirm/round=2,1024,512,4,0.2385,4502.0,93.8,1.015,ok,4800,nc,1
+confirm,TEST GPU,268435456,1073741824,6-device-packed,confirm/round=3,1024,528,4,0.2400,4473.9,93.2,1.008,ok,4800,na-256B,1
+confirm,TEST GPU,268435456,1073741824,6-device-packed,confirm/round=3,1024,512,4,0.2380,4511.5,94.0,1.017,ok,4800,nc,1
+result,TEST GPU,268435456,1073741824,cub,library,,,,0.2420,4436.9,92.4,1.000,ok,4800,,1
+result,TEST GPU,268435456,1073741824,6-device-packed,default,256,1056,4,0.2400,4473.9,93.2,1.008,ok,4800,nc,1
+result,TEST GPU,268435456,1073741824,6-device-packed,best-of-sweep,1024,512,4,0.2385,4502.0,93.8,1.015,ok,4800,nc,1
+result,TEST GPU,268435456,1073741824,cub,library-again,,,,0.2421,4435.1,92.4,1.000,ok,4800,,1
+CSV
+}
+
+@test "bench.sh --report reads the wide sweep's whole output: load kind, timing, confirmed best" {
+    wide_csv "$BATS_TEST_TMPDIR/w.csv"
+    run "$L/bench.sh" --report "$BATS_TEST_TMPDIR/w.csv"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^n +method +setting +threads +blocks +unroll +load +T +ms +GB/s +%peak +xCUB +check$'
+    assert_line --regexp '^2\^28 +6-device-packed +best-of-sweep +1024 +512 +4 +nc +1 +0\.2385 +4502\.0 +93\.8 +1\.015 ok$'
+    assert_line --regexp '^sweep: best 4-device-atomic +-T 0 1024 threads, 528 blocks, unroll 4, load na-256B \(load/waves=2\.0\): 4455\.4 GB/s'
+    assert_line --regexp '^sweep: best 6-device-packed +-T 1 1024 threads, 528 blocks, unroll 4, load na-256B \(load/waves=2\.0\): 4511\.5 GB/s'
+    assert_line --regexp '^confirmed: best 6-device-packed +-T 1 1024 threads, 512 blocks, unroll 4, load nc: 4502\.0 GB/s, 93\.8% of the datasheet, 1\.015 x CUB \(medians of the rounds\)$'
+    assert_line 'summary: n=2^28: fastest lesson kernel 6-device-packed (best-of-sweep: 1024 threads, 512 blocks, unroll 4, load nc): 4502.0 GB/s, 93.8% of the datasheet 4800 GB/s; 1.015 x CUB (CUB 4436.9 GB/s, again 4435.1 GB/s)'
+    assert_line 'summary: goal, 93% of the datasheet at 2^28: met (-T 1: GPU time, host launch time excluded)'
 }
 
 @test "the top-level make bench without a GPU runs only warpsim's throughput benchmark" {

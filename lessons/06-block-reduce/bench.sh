@@ -5,7 +5,8 @@
 # cub::DeviceReduce::Sum, sizes 2^24 to 2^30; build/bench --help), then
 # writes, in docs/results/<gpu>/ (scripts/gpu-slug.sh names the folder):
 #   06-block-reduce.csv        the results, one row per method and size
-#   06-block-reduce.sweep.csv  the launch-setting sweep at 2^28
+#   06-block-reduce.sweep.csv  the launch-setting sweep at 2^28 (and the wide
+#                              sweep's confirmation rounds: BENCH_ARGS="-t 2")
 #   06-block-reduce.png        GB/s against n, every method and CUB (gnuplot)
 #   06-block-reduce.txt        the table below, headed with GPU, driver, CUDA,
 #                              date and commit
@@ -18,26 +19,36 @@
 # 0 done (or skipped: no GPU), 1 a check failed or a tool is missing.
 #
 # bench.sh --report CSV [PNG] redoes the table, the summary and the plot from
-# an existing CSV (no GPU needed).
+# an existing CSV (no GPU needed): the results file, or build/bench's whole
+# output (sweep rows included).
+#
+# Columns 16 and 17 of build/bench's CSV (load kind, -T timing) are shown
+# where present; files written before they existed have 15.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 lesson=06-block-reduce
 
-# table CSV: the results as an aligned table.
+# table CSV: the results as an aligned table (with the load kind and the
+# timing, -T, where the CSV has them).
 table() {
     awk -F, '
         function pow2(n,   k) { k = 0; while (n > 1 && n % 2 == 0) { n /= 2; k++ } return n == 1 ? "2^" k : n }
-        NR == 1 { next }
+        function d(v) { return v == "" ? "-" : v }
+        NR == 1 { wide = NF >= 17; next }
         $1 == "result" {
             if ($3 != last && last != "") print ""
             last = $3
-            printf "%-6s %-19s %-14s %7s %7s %6s %9s %8s %7s %7s %s\n", pow2($3), $5, $6,
-                $7 == "" ? "-" : $7, $8 == "" ? "-" : $8, $9 == "" ? "-" : $9,
-                $10 == "" ? "-" : $10, $11 == "" ? "-" : $11, $12 == "" ? "-" : $12,
-                $13 == "" ? "-" : $13, $14
-        }' "$1" | { printf '%-6s %-19s %-14s %7s %7s %6s %9s %8s %7s %7s %s\n' \
-                        n method setting threads blocks unroll ms GB/s '%peak' xCUB check; cat; }
+            printf "%-6s %-19s %-14s %7s %7s %6s", pow2($3), $5, $6, d($7), d($8), d($9)
+            if (wide) printf " %-8s %2s", d($16), d($17)
+            printf " %9s %8s %7s %7s %s\n", d($10), d($11), d($12), d($13), $14
+        }' "$1" | { if [ "$(head -n 1 "$1" | awk -F, '{ print NF }')" -ge 17 ]; then
+                        printf '%-6s %-19s %-14s %7s %7s %6s %-8s %2s %9s %8s %7s %7s %s\n' \
+                            n method setting threads blocks unroll load T ms GB/s '%peak' xCUB check
+                    else
+                        printf '%-6s %-19s %-14s %7s %7s %6s %9s %8s %7s %7s %s\n' \
+                            n method setting threads blocks unroll ms GB/s '%peak' xCUB check
+                    fi; cat; }
 }
 
 # summary CSV: per size, the fastest correct lesson kernel against CUB and
@@ -51,8 +62,10 @@ summary() {
         $5 == "cub" && $6 == "library" { cub[$3] = $11 }
         $15 != "" { peak = $15 }
         $5 == "cub" && $6 == "library-again" { cub2[$3] = $11 }
+        $17 != "" { timing = $17 }
         $5 != "cub" && $14 == "ok" && $11 + 0 > best[$3] + 0 {
-            best[$3] = $11; who[$3] = $5 " (" $6 ": " $7 " threads, " $8 " blocks, unroll " $9 ")"
+            best[$3] = $11
+            who[$3] = $5 " (" $6 ": " $7 " threads, " $8 " blocks, unroll " $9 ($16 != "" ? ", load " $16 : "") ")"
             ratio[$3] = $13; pct[$3] = $12
         }
         $14 != "ok" { wrong++ }
@@ -67,23 +80,62 @@ summary() {
                 if (n + 0 >= 268435456) { ratio_seen = 1; if (ratio[n] + 0 < 1.0) ratio_goal = 0 }
                 if (n + 0 == 268435456 && pct[n] != "") pct_goal = (pct[n] + 0 >= 93.0)
             }
+            how = timing == "" ? "" : timing == 0 ? " (-T 0: host launch time included)" : " (-T 1: GPU time, host launch time excluded)"
             if (ratio_seen)
-                printf "summary: goal, at least CUB at 2^28 and above: %s\n", ratio_goal ? "met" : "NOT met"
+                printf "summary: goal, at least CUB at 2^28 and above: %s%s\n", ratio_goal ? "met" : "NOT met", how
             else
                 print "summary: goal, at least CUB at 2^28 and above: not measured (no size >= 2^28)"
             if (pct_goal < 0)
                 print "summary: goal, 93% of the datasheet at 2^28: not measured (no 2^28 row or unknown datasheet)"
             else
-                printf "summary: goal, 93%% of the datasheet at 2^28: %s\n", pct_goal ? "met" : "NOT met"
+                printf "summary: goal, 93%% of the datasheet at 2^28: %s%s\n", pct_goal ? "met" : "NOT met", how
             if (wrong) printf "summary: %d measurements FAILED their check\n", wrong
         }' "$1"
 }
 
-# best_settings SWEEP_CSV: the best setting of each swept method.
+# best_settings CSV: the best sweep row of each swept method (and timing,
+# where the CSV has one); then, for the wide sweep's confirmation rounds,
+# the best setting by its median over the rounds.
 best_settings() {
-    awk -F, 'NR > 1 && $1 == "sweep" && $5 != "cub" && $14 == "ok" && $11 + 0 > best[$5] + 0 {
-                 best[$5] = $11; row[$5] = sprintf("%s threads, %s blocks (%s), unroll %s: %s GB/s, %s x CUB", $7, $8, $6, $9, $11, $13) }
-             END { for (m in row) printf "sweep: best %-19s %s\n", m, row[m] }' "$1" | sort
+    awk -F, '
+        function what(   t) {
+            t = $17 == "" ? "" : " -T " $17
+            return sprintf("%-19s%s", $5, t)
+        }
+        function conf() {
+            return sprintf("%s threads, %s blocks, unroll %s%s", $7, $8, $9, $16 != "" ? ", load " $16 : "")
+        }
+        # the median of the space-separated numbers in s
+        function median(s,   v, n, i, j, x) {
+            n = split(s, v, " ")
+            for (i = 2; i <= n; i++) { x = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        }
+        NR > 1 && $1 == "sweep" && $5 != "cub" && $14 == "ok" && $11 + 0 > best[what()] + 0 {
+            best[what()] = $11
+            row[what()] = sprintf("%s (%s): %s GB/s, %s%% of the datasheet, %s x CUB", conf(), $6, $11, $12, $13)
+        }
+        $15 != "" { peak = $15 }
+        NR > 1 && $1 == "confirm" && $14 == "ok" && $5 == "cub" { cub[$17] = cub[$17] " " $11 }
+        NR > 1 && $1 == "confirm" && $14 == "ok" && $5 != "cub" {
+            key = what() SUBSEP conf()
+            if (!(key in gbps)) { order[++nkeys] = key; name[key] = what(); desc[key] = conf(); tm[key] = $17 }
+            gbps[key] = gbps[key] " " $11
+        }
+        END {
+            for (m in row) printf "sweep: best %s %s\n", m, row[m] | "sort"
+            close("sort")
+            for (i = 1; i <= nkeys; i++) {
+                key = order[i]; med = median(gbps[key])
+                if (!(name[key] in cbest) || med > cbest[name[key]]) { cbest[name[key]] = med; ckey[name[key]] = key }
+            }
+            for (m in cbest) {
+                key = ckey[m]; line = sprintf("confirmed: best %s %s: %.1f GB/s", m, desc[key], cbest[m])
+                if (peak != "") line = line sprintf(", %.1f%% of the datasheet", 100 * cbest[m] / peak)
+                if (cub[tm[key]] != "") line = line sprintf(", %.3f x CUB", cbest[m] / median(cub[tm[key]]))
+                print line " (medians of the rounds)" | "sort"
+            }
+        }' "$1"
 }
 
 # plot CSV PNG: GB/s against n, one line per method and setting.
@@ -107,11 +159,17 @@ plot() {
 }
 
 # report CSV [PNG]: table, sweep bests, summary, and the plot when PNG is given.
+# The sweep rows come from CSV itself if it has them, else from the
+# .sweep.csv beside it.
 report() {
     local csv=$1 png=${2-} sweep=${1%.csv}.sweep.csv
     table "$csv"
     echo
-    [ ! -f "$sweep" ] || best_settings "$sweep"
+    if grep -qE '^(sweep|confirm),' "$csv"; then
+        best_settings "$csv"
+    elif [ -f "$sweep" ]; then
+        best_settings "$sweep"
+    fi
     summary "$csv"
     [ -z "$png" ] || plot "$csv" "$png"
 }
@@ -144,8 +202,8 @@ if [ "$(head -c 6 "$raw")" != "table," ]; then
     exit 1
 fi
 { head -n 1 "$raw"; grep '^result,' "$raw"; } >"$csv"
-if grep -q '^sweep,' "$raw"; then
-    { head -n 1 "$raw"; grep '^sweep,' "$raw"; } >"${csv%.csv}.sweep.csv"
+if grep -qE '^(sweep|confirm),' "$raw"; then
+    { head -n 1 "$raw"; grep -E '^(sweep|confirm),' "$raw"; } >"${csv%.csv}.sweep.csv"
 else
     rm -f "${csv%.csv}.sweep.csv"
 fi

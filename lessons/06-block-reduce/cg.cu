@@ -75,7 +75,7 @@ __global__ void cg_device_reduce(const int *__restrict__ in, long long n, int *o
 {
     __shared__ int partial[32];
     cg::thread_block block = cg::this_thread_block();
-    int sum = cg_block_sum(block, thread_sum4(in, n, UNROLL_BY), partial);
+    int sum = cg_block_sum(block, thread_sum4(in, n, UNROLL_BY, LOAD_NC), partial);
     if (block.thread_rank() == 0)
         out[blockIdx.x] = sum;
 }

@@ -7,12 +7,16 @@
 #    seeds, block sizes of 32, 96 and 1024 threads, grids from 1 block to
 #    65,536, every unroll, with and without jitter, and with values large
 #    enough that the int sums wrap; the output is poisoned before each run;
-# 2. cg.cu and cub_ref.cu give the same sums (on the GPU);
+# 2. cg.cu and cub_ref.cu give the same sums (on the GPU); so does every
+#    setting bench.cu can time: variants 3 to 6 with each load kind (cache
+#    hints) and unroll 1 to 16, on awkward sizes and grids (build/bench -V 1,
+#    which poisons the output before each run);
 # 3. legacy.cu shows its bug: a wrong sum once odd lanes sleep (without
 #    jitter, what happened is printed: a right sum there is luck);
 # 4. on a GPU with compute-sanitizer: racecheck finds no hazard in any
 #    variant of sync.cu (warnings included) and reports legacy.cu's;
-#    memcheck and synccheck are clean on every variant of sync.cu.
+#    memcheck and synccheck are clean on every variant of sync.cu, and
+#    memcheck on bench.cu's kernels for every load kind and unroll.
 # On warpsim, the CPU emulator (no GPU, or EMU=1), with smaller sizes: step 1
 # runs under each scheduling model (lockstep, its, random) and wants nothing
 # reported, except for one thing in variant 5 (see expect_right_sums below);
@@ -50,15 +54,15 @@ fi
 nvariants=$("$SYNC" --help 2>/dev/null |
             awk '/^variants/ { f = 1; next } f && /^  [0-9]+  / { c++ } END { print c + 0 }')
 if [ "$ONLY_SYNC" = 1 ]; then
-    [ "$nvariants" -le 5 ] || nvariants=5
+    [ "$nvariants" -le 6 ] || nvariants=6
     if [ "$nvariants" -gt 0 ]; then
         diag "$SYNC offers $nvariants variant(s): checking variants 1..$nvariants"
     else
         not_ok "sync: $SYNC offers at least one variant (its --help lists none)"
     fi
-elif [ "$nvariants" -ne 5 ]; then
-    not_ok "sync: offers the 5 variants of sync.cu (its --help lists $nvariants)"
-    [ "$nvariants" -le 5 ] || nvariants=5
+elif [ "$nvariants" -ne 6 ]; then
+    not_ok "sync: offers the 6 variants of sync.cu (its --help lists $nvariants)"
+    [ "$nvariants" -le 6 ] || nvariants=6
 fi
 
 # expect_right_sums K WHAT CMD...: expect_right, except on warpsim for
@@ -148,6 +152,10 @@ if [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ]; then
     for n in 1 33 4099 3000017 "$huge"; do
         expect_right "cub: n=$n matches CPU" "$bin/cub_ref" -n "$n" -s 5
     done
+    expect_right "bench: variants 3-6, every load kind, unroll 1-16, sizes 1 .. 2^24+3, threads 32-1024, 1 to 65,536 blocks match CPU" \
+        "$bin/bench" -V 1 -n 32M -l 1 -s 12
+    expect_right "bench: the same with values up to 2^30 (the int sums wrap) matches CPU modulo 2^32" \
+        "$bin/bench" -V 1 -n 1M -l 1 -m 1G -s 13
 fi
 
 # ---- 3. legacy.cu shows its bug --------------------------------------------
@@ -183,6 +191,8 @@ if [ "$TARGET" = gpu ]; then
         if [ "$ONLY_SYNC" = 0 ]; then
             sanitize racecheck flagged "legacy: racecheck reports the intra-warp hazards" \
                 "$LEGACY" -n 4096 -b 1024 -g 4
+            sanitize memcheck clean "bench: variant 6 with every load kind and unroll, memcheck is clean" \
+                "$(dirname "$SYNC")/bench" -V 1 -n 64K -l 1 -k 6
         fi
     else
         diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"

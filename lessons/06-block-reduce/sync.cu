@@ -15,7 +15,8 @@
  * through shared memory with one __syncthreads, a real barrier. Between the
  * blocks of one launch, a block's sum reaches the last block through global
  * memory, ordered by __threadfence and an atomic ticket, as in the CUDA
- * Programming Guide's __threadfence example; or through a second launch.
+ * Programming Guide's __threadfence example; or inside one atomic word; or
+ * through a second launch.
  *
  * Every variant leaves the sum of the n ints in *out as an int. main
  * compares it with the 64-bit CPU sum modulo 2^32: the same number whenever
@@ -33,7 +34,7 @@
  *   compute capability 8.0 and later. Older GPUs (and a warpsim without it)
  *   fall back to the __shfl_xor_sync butterfly, which also leaves the sum in
  *   every lane.                                      build/sync -k 2
- * Variants 3, 4, 5, device-wide: the loads are what costs, so each thread
+ * Variants 3 to 6, device-wide: the loads are what costs, so each thread
  *   reads 16 bytes at a time (four ints in one load instruction) and issues
  *   -u of those loads before it adds any, so that several are in flight; the
  *   grid is sized to the GPU (-g blocks), not to n; the last n % 4 ints go
@@ -46,6 +47,14 @@
  *   5: one launch: each block stores its partial, fences, and takes a ticket
  *   with atomicInc; the block that draws the last ticket sums the partials.
  *                                                    build/sync -k 5 -n 256M
+ *   6: one launch, one atomic per block and no fence: a 64-bit atomicAdd
+ *   adds the block's sum (high half) and 1 (low half, a block count) to one
+ *   word; the block that finds all the others counted writes the sum and
+ *   zeroes the word again. No cudaMemset, no second launch.
+ *                                                    build/sync -k 6 -n 256M
+ *   The device-wide kernels can also read with cache hints (LOAD_ kinds,
+ *   compute capability 8.0 and later) and with 16 loads in flight: bench.cu
+ *   times those; this file's programs use plain ld.global.nc reads.
  *
  * cg.cu, cub_ref.cu and bench.cu include this file (LESSON_AS_LIBRARY) for
  * its kernels, launcher and CPU reference.
@@ -167,7 +176,7 @@ __global__ void block_reduce(const int *in, long long n, int *out,
         out[blockIdx.x] = sum;
 }
 
-/* ---- the device-wide reduction (variants 3, 4, 5) ------------------- */
+/* ---- the device-wide reduction (variants 3 to 6) -------------------- */
 
 /* Four ints that move as one 16-byte load. The CUDA int4 is aligned to 16
  * bytes, which is what lets nvcc use one 128-bit load instruction. */
@@ -185,19 +194,84 @@ typedef int4 vec4i;
 #define UNROLL
 #endif
 
-#define MAX_UNROLL 8
+/* Loads in flight per thread: 1, 2, 4, 8 or 16. The command line of this
+ * file takes up to 8; bench.cu also times 16. */
+#define MAX_UNROLL 16
 
-enum { FINISH_PARTIAL = 3, FINISH_ATOMIC = 4, FINISH_LAST_BLOCK = 5 };
+enum { FINISH_PARTIAL = 3, FINISH_ATOMIC = 4, FINISH_LAST_BLOCK = 5, FINISH_PACKED = 6 };
+
+/*
+ * How thread_sum4 reads 16 bytes. This file's programs read LOAD_NC;
+ * bench.cu (-L) also times the others, which read the same bytes with
+ * other cache hints (PTX ISA: "ld", "ld.global.nc", "createpolicy"):
+ *   LOAD_NC       in4[i]: in is const and __restrict__, so nvcc uses the
+ *                 read-only path, ld.global.nc (LDG.E.128.CONSTANT in SASS)
+ *   LOAD_PLAIN    ld.global: the ordinary load, cached in L1 and L2
+ *   LOAD_CG       __ldcg, ld.global.cg: cached in L2 only
+ *   LOAD_CS       __ldcs, ld.global.cs: streaming, read once (evict first)
+ *   LOAD_LU       __ldlu, ld.global.lu: last use
+ *   LOAD_NA       ld.global.nc.L1::no_allocate: takes no L1 line
+ *   LOAD_NA_256B  LOAD_NA, and L2 fetches the whole 256-byte block
+ *   LOAD_NC_256B  ld.global.nc.L2::256B
+ *   LOAD_CS_256B  ld.global.cs.nc.L2::256B
+ *   LOAD_EF_256B  LOAD_NA_256B under an evict-first L2 policy
+ * The hints need compute capability 8.0 (L2::256B); older GPUs, and
+ * warpsim, read every kind as LOAD_NC does.
+ */
+enum {
+    LOAD_NC, LOAD_PLAIN, LOAD_CG, LOAD_CS, LOAD_LU, LOAD_NA, LOAD_NA_256B,
+    LOAD_NC_256B, LOAD_CS_256B, LOAD_EF_256B, LOAD_KINDS
+};
+
+#if !defined(WARPSIM) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define LOAD_HINTS
+/* v = the 16 bytes at p, read by the PTX instruction ld (a string). */
+#define LD4(ld, p, v)                                                         \
+    asm volatile(ld " {%0, %1, %2, %3}, [%4];"                                \
+                 : "=r"((v).x), "=r"((v).y), "=r"((v).z), "=r"((v).w)         \
+                 : "l"(p))
+#endif
+
+/* *p, read the way `load` says (a constant in each kernel below). */
+static __device__ inline vec4i load4(const vec4i *__restrict__ p, int load)
+{
+#if defined(LOAD_HINTS)
+    vec4i v;
+    switch (load) {
+    case LOAD_PLAIN:   LD4("ld.global.v4.s32", p, v); return v;
+    case LOAD_CG:      return __ldcg(p);
+    case LOAD_CS:      return __ldcs(p);
+    case LOAD_LU:      return __ldlu(p);
+    case LOAD_NA:      LD4("ld.global.nc.L1::no_allocate.v4.s32", p, v); return v;
+    case LOAD_NA_256B: LD4("ld.global.nc.L1::no_allocate.L2::256B.v4.s32", p, v); return v;
+    case LOAD_NC_256B: LD4("ld.global.nc.L2::256B.v4.s32", p, v); return v;
+    case LOAD_CS_256B: LD4("ld.global.cs.nc.L2::256B.v4.s32", p, v); return v;
+    case LOAD_EF_256B:
+        asm volatile("{\n\t.reg .b64 policy;\n\t"
+                     "createpolicy.fractional.L2::evict_first.b64 policy, 1.0;\n\t"
+                     "ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.s32"
+                     " {%0, %1, %2, %3}, [%4], policy;\n\t}"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+        return v;
+    default:
+        break;
+    }
+#else
+    (void)load;
+#endif
+    return *p;
+}
 
 /*
  * This thread's share of the sum of in[0..n): a grid-stride loop over
  * 16-byte vectors that issues `unroll` independent loads before it adds
  * any, then the last n % 4 ints, one each in the first threads of the grid.
- * in must be 16-byte aligned (cudaMalloc's pointers are). unroll is 1, 2, 4
- * or 8, a constant in each kernel that calls this.
+ * in must be 16-byte aligned (cudaMalloc's pointers are). unroll (1, 2, 4,
+ * 8 or 16) and load (a LOAD_ kind) are constants in each kernel that calls
+ * this.
  */
 static __device__ inline int thread_sum4(const int *__restrict__ in,
-                                         long long n, int unroll)
+                                         long long n, int unroll, int load)
 {
     const vec4i *in4 = (const vec4i *)in;
     long long n4 = n / 4;
@@ -211,7 +285,7 @@ static __device__ inline int thread_sum4(const int *__restrict__ in,
         UNROLL
         for (u = 0; u < MAX_UNROLL; u++)
             if (u < unroll)
-                v[u] = in4[i + u * stride];
+                v[u] = load4(in4 + i + u * stride, load);
         UNROLL
         for (u = 0; u < MAX_UNROLL; u++)
             if (u < unroll)
@@ -219,7 +293,7 @@ static __device__ inline int thread_sum4(const int *__restrict__ in,
     }
     /* The vectors left over, one at a time. */
     for (; i < n4; i += stride) {
-        vec4i w = in4[i];
+        vec4i w = load4(in4 + i, load);
         sum += w.x + w.y + w.z + w.w;
     }
     if (first < n - n4 * 4)
@@ -228,22 +302,53 @@ static __device__ inline int thread_sum4(const int *__restrict__ in,
 }
 
 /*
+ * Variant 6 in one word, zero between launches: the blocks' sums in the
+ * high 32 bits (an int sum's carries fall off the top, as in an int) and
+ * the number of blocks that have added theirs in the low 32 (at most
+ * 65,536, so it never carries into the sum).
+ */
+__device__ unsigned long long count_and_sum;
+
+/*
+ * Adds this block's sum and 1 to count_and_sum with one atomicAdd, which
+ * returns the word as it was before. The block that finds gridDim.x - 1
+ * blocks counted there is the last, and that word plus its own share holds
+ * the total: it writes *out and sets the word back to 0 for the next
+ * launch. No fence is needed: the sums travel inside the atomic, not
+ * through other memory whose writes it would have to order.
+ */
+static __device__ inline void add_count_and_sum(int sum, int *out)
+{
+    unsigned long long mine = ((unsigned long long)(unsigned)sum << 32) | 1u;
+    unsigned long long before = atomicAdd(&count_and_sum, mine);
+    if ((unsigned)before == gridDim.x - 1) {
+        atomicExch(&count_and_sum, 0ull);
+        *out = (int)(unsigned)((before + mine) >> 32);
+    }
+}
+
+/*
  * The body of the device-wide kernels. shared points at 33 ints of shared
  * memory: 32 for block_sum, one for the "last block" flag. partials holds
  * one int per block; *count is 0 before the launch and 0 again after it.
  */
 static __device__ inline void device_reduce(const int *__restrict__ in, long long n,
-                                            int unroll, int finish, int *partials,
-                                            unsigned *count, int *out,
+                                            int unroll, int load, int finish,
+                                            int *partials, unsigned *count, int *out,
                                             unsigned jitter, int *shared)
 {
     int *is_last = &shared[32];
-    int sum = block_sum(thread_sum4(in, n, unroll), shared, jitter, 0);
+    int sum = block_sum(thread_sum4(in, n, unroll, load), shared, jitter, 0);
     int last;
     long long i;
     if (finish == FINISH_ATOMIC) {
         if (threadIdx.x == 0)
             atomicAdd(out, sum);
+        return;
+    }
+    if (finish == FINISH_PACKED) {
+        if (threadIdx.x == 0)
+            add_count_and_sum(sum, out);
         return;
     }
     if (threadIdx.x == 0) {
@@ -277,34 +382,27 @@ static __device__ inline void device_reduce(const int *__restrict__ in, long lon
         *out = sum;
 }
 
-/* One kernel per number of loads in flight, so that it is a constant. */
-__global__ void device_reduce_u1(const int *__restrict__ in, long long n, int finish,
-                                 int *partials, unsigned *count, int *out, unsigned jitter)
-{
-    __shared__ int shared[33];
-    device_reduce(in, n, 1, finish, partials, count, out, jitter, shared);
-}
+/*
+ * One kernel per number of loads in flight and way of loading, so that
+ * both are constants in it: DEVICE_REDUCE_KERNELS(nc, LOAD_NC) defines
+ * device_reduce_u1_nc, ..._u2_nc, ..._u4_nc, ..._u8_nc and ..._u16_nc.
+ * This file defines the LOAD_NC ones; bench.cu the other kinds.
+ */
+#define DEVICE_REDUCE_KERNEL(unroll, name, load)                              \
+    __global__ void device_reduce_u##unroll##_##name(                         \
+        const int *__restrict__ in, long long n, int finish, int *partials,   \
+        unsigned *count, int *out, unsigned jitter)                           \
+    {                                                                         \
+        __shared__ int shared[33];                                            \
+        device_reduce(in, n, unroll, load, finish, partials, count, out,      \
+                      jitter, shared);                                        \
+    }
+#define DEVICE_REDUCE_KERNELS(name, load)                                     \
+    DEVICE_REDUCE_KERNEL(1, name, load) DEVICE_REDUCE_KERNEL(2, name, load)   \
+    DEVICE_REDUCE_KERNEL(4, name, load) DEVICE_REDUCE_KERNEL(8, name, load)   \
+    DEVICE_REDUCE_KERNEL(16, name, load)
 
-__global__ void device_reduce_u2(const int *__restrict__ in, long long n, int finish,
-                                 int *partials, unsigned *count, int *out, unsigned jitter)
-{
-    __shared__ int shared[33];
-    device_reduce(in, n, 2, finish, partials, count, out, jitter, shared);
-}
-
-__global__ void device_reduce_u4(const int *__restrict__ in, long long n, int finish,
-                                 int *partials, unsigned *count, int *out, unsigned jitter)
-{
-    __shared__ int shared[33];
-    device_reduce(in, n, 4, finish, partials, count, out, jitter, shared);
-}
-
-__global__ void device_reduce_u8(const int *__restrict__ in, long long n, int finish,
-                                 int *partials, unsigned *count, int *out, unsigned jitter)
-{
-    __shared__ int shared[33];
-    device_reduce(in, n, 8, finish, partials, count, out, jitter, shared);
-}
+DEVICE_REDUCE_KERNELS(nc, LOAD_NC)
 
 /* ---- launcher -------------------------------------------------------- */
 
@@ -319,11 +417,56 @@ static inline long long grid_for(long long work, long long threads, long long ma
     return blocks < 1 ? 1 : blocks;
 }
 
+/* A device-wide kernel, as DEVICE_REDUCE_KERNEL defines them. */
+typedef void (*device_kernel)(const int *, long long, int, int *, unsigned *, int *,
+                              unsigned);
+
+/* The LOAD_NC kernel with `unroll` loads in flight; exits 2 for an unroll
+ * other than 1, 2, 4, 8 or 16. */
+static inline device_kernel device_kernel_nc(int unroll)
+{
+    switch (unroll) {
+    case 1: return device_reduce_u1_nc;
+    case 2: return device_reduce_u2_nc;
+    case 4: return device_reduce_u4_nc;
+    case 8: return device_reduce_u8_nc;
+    case 16: return device_reduce_u16_nc;
+    default:
+        lesson_fail(LESSON_USAGE, "--unroll must be 1, 2, 4, 8 or 16 (got %d)", unroll);
+    }
+    return 0;
+}
+
+/*
+ * Runs device-wide variant 3, 4, 5 or 6 on in[0..n) with `kernel`, one of
+ * the device_reduce kernels, in `blocks` blocks of `threads`: *out zeroed
+ * first for 4, the second launch over the partials for 3. The sum lands in
+ * *out (asynchronously). partials holds at least `blocks` ints.
+ */
+static inline void device_reduce_run(device_kernel kernel, int variant, const int *in,
+                                     long long n, int *partials, unsigned *count,
+                                     int *out, long long blocks, int threads,
+                                     unsigned jitter)
+{
+    /* A static, because warpsim's LAUNCH calls the kernel from a nested
+     * function, which may use statics but not this function's locals. */
+    static device_kernel run;
+    run = kernel;
+    /* The atomic variant adds into *out, which must start at 0. */
+    if (variant == FINISH_ATOMIC)
+        CUDA_CHECK(cudaMemset(out, 0, sizeof(int)));
+    LAUNCH(run, (unsigned)blocks, (unsigned)threads, 0,
+           in, n, variant, partials, count, out, jitter);
+    if (variant == FINISH_PARTIAL)
+        LAUNCH(block_reduce, 1u, (unsigned)threads, 0,
+               (const int *)partials, blocks, out, jitter, 0);
+}
+
 /*
  * Runs variant on in[0..n) and leaves the sum in *out (asynchronously).
  * partials holds MAX_BLOCKS ints, *count is 0, threads is a multiple of 32
- * up to 1024, unroll is 1, 2, 4 or 8 (variants 3 to 5). Returns the number
- * of blocks of the main launch.
+ * up to 1024, unroll is 1, 2, 4, 8 or 16 (variants 3 to 6). Returns the
+ * number of blocks of the main launch.
  */
 static inline long long reduce_run(int variant, const int *in, long long n,
                                    int *partials, unsigned *count, int *out,
@@ -343,33 +486,10 @@ static inline long long reduce_run(int variant, const int *in, long long n,
     case FINISH_PARTIAL:
     case FINISH_ATOMIC:
     case FINISH_LAST_BLOCK:
+    case FINISH_PACKED:
         blocks = grid_for(n / 4, threads, max_blocks);
-        /* The atomic variant adds into *out, which must start at 0. */
-        if (variant == FINISH_ATOMIC)
-            CUDA_CHECK(cudaMemset(out, 0, sizeof(int)));
-        switch (unroll) {
-        case 1:
-            LAUNCH(device_reduce_u1, (unsigned)blocks, (unsigned)threads, 0,
-                   in, n, variant, partials, count, out, jitter);
-            break;
-        case 2:
-            LAUNCH(device_reduce_u2, (unsigned)blocks, (unsigned)threads, 0,
-                   in, n, variant, partials, count, out, jitter);
-            break;
-        case 4:
-            LAUNCH(device_reduce_u4, (unsigned)blocks, (unsigned)threads, 0,
-                   in, n, variant, partials, count, out, jitter);
-            break;
-        case 8:
-            LAUNCH(device_reduce_u8, (unsigned)blocks, (unsigned)threads, 0,
-                   in, n, variant, partials, count, out, jitter);
-            break;
-        default:
-            lesson_fail(LESSON_USAGE, "--unroll must be 1, 2, 4 or 8 (got %d)", unroll);
-        }
-        if (variant == FINISH_PARTIAL)
-            LAUNCH(block_reduce, 1u, (unsigned)threads, 0,
-                   (const int *)partials, blocks, out, jitter, 0);
+        device_reduce_run(device_kernel_nc(unroll), variant, in, n, partials, count,
+                          out, blocks, threads, jitter);
         return blocks;
     default:
         lesson_fail(LESSON_USAGE, "there is no variant %d", variant);
@@ -389,6 +509,7 @@ static const char *variants[] = {
     "device: 16-byte loads, -u in flight, one partial per block; second pass",
     "device: 16-byte loads, -u in flight, one atomicAdd per block",
     "device: 16-byte loads, -u in flight, one launch; the last block sums the partials",
+    "device: 16-byte loads, -u in flight, one launch; one 64-bit atomicAdd per block carries its sum and a block count",
 };
 
 /* ==== end of the lesson ============================================== */
