@@ -97,13 +97,14 @@ local function transcript_lines(file, match)
     if line:match("^# GPU:") or line:match("^# CUDA:") or line:match("^# date:") then
       out[#out + 1] = line
     else
+      local hit = false
       for k, w in ipairs(wanted) do
         if find_plain(line, w) then
-          out[#out + 1] = line
           found[k] = true
-          break
+          hit = true
         end
       end
+      if hit then out[#out + 1] = line end
     end
   end
   for k, w in ipairs(wanted) do

@@ -28,6 +28,8 @@ local function rewrite(t)
     return "index.html" .. anchor
   end
   local doc = path:match("^docs/([%w-]+)%.md$") or path:match("^%.%./%.%./docs/([%w-]+)%.md$")
+           or path:match("^docs/pages/([%w-]+)%.md$")
+           or path:match("^%.%./%.%./docs/pages/([%w-]+)%.md$")
            or path:match("^([%w-]+)%.md$")
   if doc and doc ~= "README" then return doc .. ".html" .. anchor end
   if lesson and not path:find("/") and path ~= "" then
