@@ -60,7 +60,7 @@ table() {
     echo "# lesson 04 benchmark: the match fallbacks over __match_any_sync"
     echo "# GPU: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -n 1)"
     echo "# CUDA: $(nvcc --version 2>/dev/null | sed -n 's/^Cuda compilation tools, //p')"
-    echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: ${COMMIT:-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "# n: $(awk -F, 'NR == 2 { print $2 }' "$csv") keys per run; median of the timed runs"
     table
 } | tee "$out/$name.txt"

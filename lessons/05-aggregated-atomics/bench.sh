@@ -206,7 +206,7 @@ case " $which " in *" a "*|*" b "*) sass_report >"$out/05-sass.txt"; cat "$out/0
     echo "# lesson 05 benchmarks: warp-aggregated atomics"
     echo "# GPU: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -n 1)"
     echo "# CUDA: $(nvcc --version 2>/dev/null | sed -n 's/^Cuda compilation tools, //p')"
-    echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: ${COMMIT:-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "# median of the timed runs (CUDA events); every result checked before timing"
     [ -f "$out/05-one-counter.csv" ] && table_a
     [ -f "$out/05-histogram.csv" ] && table_b
