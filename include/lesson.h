@@ -26,6 +26,7 @@
  *                                         allocations that fail with one clear line
  *   lesson_random_ints()                  reproducible, never-zero input
  *   lesson_compare_ints()                 the first mismatches, then a count
+ *   lesson_lanes_text()                   a mask's lanes as "0-15" or "1,3,5"
  *   lesson_fail(), lesson_result()        an error line, the closing line, and
  *                                         the exit status that goes with each
  *
@@ -376,6 +377,31 @@ static inline long long lesson_compare_ints(const char *what, const int *expecte
     if (wrong > 10)
         printf("  ... and %lld more\n", wrong - 10);
     return wrong;
+}
+
+/* The lanes of a mask as "0-15" or "1,3,5" ("none" for 0), in buf. */
+static inline const char *lesson_lanes_text(unsigned mask, char *buf, size_t size)
+{
+    int lane = 0, used = 0;
+    buf[0] = '\0';
+    while (lane < 32 && (size_t)used < size) {
+        int first = lane;
+        if (!(mask >> lane & 1)) {
+            lane++;
+            continue;
+        }
+        while (lane < 32 && mask >> lane & 1)
+            lane++;
+        if (lane - 1 > first)
+            used += snprintf(buf + used, size - (size_t)used, "%s%d-%d",
+                             used ? "," : "", first, lane - 1);
+        else
+            used += snprintf(buf + used, size - (size_t)used, "%s%d",
+                             used ? "," : "", first);
+    }
+    if (used == 0)
+        snprintf(buf, size, "none");
+    return buf;
 }
 
 /*

@@ -91,33 +91,6 @@ static void cpu_positive_counts(const int *in, long long n, int *counts, long lo
     }
 }
 
-/* Lanes of a mask as "0-15" or "1,3,5"; "none" for 0. */
-static const char *lanes_text(unsigned mask, char *buf, size_t size)
-{
-    int lane = 0, used = 0;
-    buf[0] = '\0';
-    while (lane < 32) {
-        int first = lane;
-        if (!(mask >> lane & 1)) {
-            lane++;
-            continue;
-        }
-        while (lane < 32 && mask >> lane & 1)
-            lane++;
-        if (lane - 1 > first)
-            used += snprintf(buf + used, size - (size_t)used, "%s%d-%d",
-                             used ? "," : "", first, lane - 1);
-        else
-            used += snprintf(buf + used, size - (size_t)used, "%s%d",
-                             used ? "," : "", first);
-        if ((size_t)used >= size)
-            break;
-    }
-    if (used == 0)
-        snprintf(buf, size, "none");
-    return buf;
-}
-
 /* ==== the lesson ===================================================== */
 
 /* Slots per warp in demonstration 1: its 32 elements, then 32 zeros, since
@@ -444,8 +417,8 @@ static int run_per_lane(demo_args *a)
             printf("HANG detected: lanes %s spun %llu cycles on a flag while lanes %s "
                    "waited in %s for them (%lld of %lld warps); the watchdog made the "
                    "spinners give up and join the barrier (%lld of %lld lanes wrong)\n",
-                   lanes_text(all_spun, s1, sizeof s1), cycles_spun,
-                   lanes_text(all_waited, s2, sizeof s2), HANG_PRIMITIVE, hung, nwarps,
+                   lesson_lanes_text(all_spun, s1, sizeof s1), cycles_spun,
+                   lesson_lanes_text(all_waited, s2, sizeof s2), HANG_PRIMITIVE, hung, nwarps,
                    wrong, n);
         CUDA_CHECK(cudaFree(d_spun));
         CUDA_CHECK(cudaFree(d_waited));
