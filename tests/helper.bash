@@ -24,3 +24,42 @@ copy_repo() {
     mkdir -p "$1"
     (cd "$REPO" && tar --exclude=build --exclude=.git --exclude=_build -cf - .) | tar -xf - -C "$1"
 }
+
+# assert_builds_alone NAME PROG...: a clean copy of the repository builds
+# lessons/NAME on its own, prints no warning, and makes each build/PROG.
+assert_builds_alone() {
+    local name=$1 prog; shift
+    need_nvcc
+    copy_repo "$BATS_TEST_TMPDIR/repo"
+    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/$name"
+    echo "$output"
+    assert_success
+    refute_output --partial warning
+    for prog in "$@"; do
+        [ -x "$BATS_TEST_TMPDIR/repo/lessons/$name/build/$prog" ] || fail "no build/$prog"
+    done
+}
+
+# assert_check_passes NAME [ARGS...]: make check in lessons/NAME passes, on
+# the GPU where there is one, else on warpsim, which ships here: a skip is
+# a failure.
+assert_check_passes() {
+    local name=$1; shift
+    run make --no-print-directory -C "$REPO/lessons/$name" check "$@"
+    echo "$output"
+    assert_success
+    if have_gpu; then
+        assert_line --regexp '^# checking on the GPU'
+    else
+        assert_line '# checking on the CPU emulator (warpsim)'
+    fi
+    assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
+}
+
+# assert_src_check_passes NAME: make check SRC= passes a learner's copy of
+# sync.cu, with the sync expectations only.
+assert_src_check_passes() {
+    cp "$REPO/lessons/$1/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    assert_check_passes "$1" SRC="$BATS_TEST_TMPDIR/mine.cu"
+    refute_line --partial 'legacy'
+}

@@ -12,14 +12,7 @@ setup() {
 }
 
 @test "lesson 01 builds alone from a clean copy, with no warnings" {
-    need_nvcc
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction"
-    echo "$output"
-    assert_success
-    refute_output --partial warning
-    [ -x "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction/build/sync" ]
-    [ -x "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction/build/legacy" ]
+    assert_builds_alone 01-shfl-reduction sync legacy
 }
 
 @test "--help explains every option, the variants and the exit status" {
@@ -67,27 +60,10 @@ setup() {
     assert_line --regexp '^result: ok \(0 of [0-9]+ warps wrong, 0 of [0-9]+ blocks wrong\)$'
 }
 
-@test "make check runs on warpsim where no GPU is found, and passes" {
-    have_gpu && skip "a GPU is present: the checker runs for real (next test)"
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    assert_success
-    assert_line '# checking on the CPU emulator (warpsim)'
-    assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
-}
-
-@test "make check passes on the GPU" {
-    need_gpu
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    assert_success
-    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+@test "make check passes, on the GPU or on warpsim where there is none" {
+    assert_check_passes 01-shfl-reduction
 }
 
 @test "make check SRC= checks a learner's copy of sync.cu" {
-    need_gpu
-    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
-    assert_success
-    refute_line --partial 'legacy'
+    assert_src_check_passes 01-shfl-reduction
 }

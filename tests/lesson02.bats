@@ -51,14 +51,7 @@ EOF_
 }
 
 @test "lesson 02 builds alone from a clean copy, with no warnings" {
-    need_nvcc
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/02-ballot-mask"
-    echo "$output"
-    assert_success
-    refute_output --partial warning
-    [ -x "$BATS_TEST_TMPDIR/repo/lessons/02-ballot-mask/build/sync" ]
-    [ -x "$BATS_TEST_TMPDIR/repo/lessons/02-ballot-mask/build/legacy" ]
+    assert_builds_alone 02-ballot-mask sync legacy
 }
 
 @test "--help explains every option, names the five demonstrations and the exit status" {
@@ -186,32 +179,10 @@ EOF_
     assert_output --partial 'DEMO: no demonstration nosuch'
 }
 
-@test "make check runs on warpsim where no GPU is found, or skips with a reason" {
-    have_gpu && skip "a GPU is present: the checker runs on it (next test)"
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    assert_success
-    if [ -f "$REPO/mk/warpsim.mk" ]; then
-        assert_line '# checking on the CPU emulator (warpsim)'
-        assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
-    else
-        assert_line --regexp '^skipped: no GPU found'
-    fi
-}
-
-@test "make check passes on the GPU" {
-    need_gpu
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    assert_success
-    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+@test "make check passes, on the GPU or on warpsim where there is none" {
+    assert_check_passes 02-ballot-mask
 }
 
 @test "make check SRC= checks a learner's copy of sync.cu" {
-    need_gpu
-    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
-    echo "$output"
-    assert_success
-    refute_line --partial 'legacy'
+    assert_src_check_passes 02-ballot-mask
 }

@@ -12,15 +12,7 @@ setup() {
 }
 
 @test "lesson 05 builds alone from a clean copy, with no warnings" {
-    need_nvcc
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/05-aggregated-atomics"
-    echo "$output"
-    assert_success
-    refute_output --partial warning
-    for prog in sync legacy cg bench-one-counter bench-histogram bench-scatter-add; do
-        [ -x "$BATS_TEST_TMPDIR/repo/lessons/05-aggregated-atomics/build/$prog" ] || fail "no build/$prog"
-    done
+    assert_builds_alone 05-aggregated-atomics sync legacy cg bench-one-counter bench-histogram bench-scatter-add
 }
 
 @test "--help explains every option, the variants and the exit status" {
@@ -133,30 +125,10 @@ setup() {
     assert_line --regexp '^result: ok \(0 slots empty, 0 elements twice, 0 missing, 0 stray, 0 of 4 counters wrong\)$'
 }
 
-@test "without a GPU, make check runs on warpsim (or skips with its reason) and succeeds" {
-    have_gpu && skip "a GPU is present: the checker runs for real (next test)"
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    assert_success
-    if [[ "$output" == *"checking on the CPU emulator"* ]]; then
-        assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
-    else
-        assert_line --regexp '^skipped: no GPU found'
-    fi
-}
-
-@test "make check passes on the GPU" {
-    need_gpu
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    assert_success
-    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+@test "make check passes, on the GPU or on warpsim where there is none" {
+    assert_check_passes 05-aggregated-atomics
 }
 
 @test "make check SRC= checks a learner's copy of sync.cu" {
-    need_gpu
-    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
-    assert_success
-    refute_line --partial 'legacy'
+    assert_src_check_passes 05-aggregated-atomics
 }

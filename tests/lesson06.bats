@@ -31,15 +31,7 @@ CSV
 }
 
 @test "lesson 06 builds alone from a clean copy, with no warnings" {
-    need_nvcc
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/06-block-reduce"
-    echo "$output"
-    assert_success
-    refute_output --partial warning
-    for prog in sync legacy cg cub_ref bench; do
-        [ -x "$BATS_TEST_TMPDIR/repo/lessons/06-block-reduce/build/$prog" ] || fail "no build/$prog"
-    done
+    assert_builds_alone 06-block-reduce sync legacy cg cub_ref bench
 }
 
 @test "--help explains every option, the variants and the exit status" {
@@ -137,23 +129,11 @@ CSV
 }
 
 @test "make check passes, on the GPU or on warpsim where there is none" {
-    run make --no-print-directory -C "$L" check
-    echo "$output"
-    if printf '%s\n' "$output" | grep -q '^skipped: '; then
-        skip "no GPU and no warpsim here: $(printf '%s\n' "$output" | grep '^skipped: ')"
-    fi
-    assert_success
-    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+    assert_check_passes 06-block-reduce
 }
 
 @test "make check SRC= passes a copy of sync.cu and fails a copy of legacy.cu" {
-    have_gpu || have_nvcc || command -v gcc >/dev/null || skip "no GPU, nvcc or gcc"
-    cp "$L/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
-    echo "$output"
-    if printf '%s\n' "$output" | grep -q '^skipped: '; then skip "checker skipped here"; fi
-    assert_success
-    refute_line --partial 'legacy'
+    assert_src_check_passes 06-block-reduce
     cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
     run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
     echo "$output"
