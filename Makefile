@@ -3,7 +3,7 @@
 
 LESSONS := $(sort $(patsubst %/Makefile,%,$(wildcard lessons/[0-9][0-9]-*/Makefile)))
 
-.PHONY: all check test bench docs grade doctor clean help $(LESSONS)
+.PHONY: all check test bench pascal compat docs grade doctor clean help $(LESSONS)
 .DEFAULT_GOAL := all
 
 # Build every lesson that can be built here; go on past failures, then fail.
@@ -19,6 +19,19 @@ check:
 # and a summary table; warpsim's throughput always. Never run by `make test`.
 bench:
 	@scripts/bench-all.sh $(LESSONS)
+
+# The pre-Volta code paths for real: every lesson as compute_60 PTX, built
+# with CUDA 11.8 or 12.x (scripts/get-cuda-11.8.sh installs 11.8) into
+# lessons/*/build/pascal/, and checked on the GPU when there is one: the
+# driver JIT-compiles the PTX with __CUDA_ARCH__ 600.
+pascal:
+	@scripts/each-lesson.sh pascal $(LESSONS)
+
+# Every lesson built with CUDA 11.8 (sm_60 + compute_60 PTX) and CUDA 13
+# (every major architecture), one line per lesson and toolkit; the record is
+# docs/results/compat.txt. Heavy: not part of `make test`.
+compat:
+	@scripts/compat.sh $(LESSONS)
 
 # The repository's tests (bats). Installs bats and friends when missing.
 # JUNIT=dir also writes dir/report.xml (JUnit XML).
@@ -46,7 +59,7 @@ clean:
 	@$(MAKE) --no-print-directory -C warpsim clean
 
 help:
-	@echo "make [target] [SM=90] [EMU=1] [V=1]"
+	@echo "make [target] [SM=90] [EMU=1] [PASCAL=1] [NVCC=path] [V=1]"
 	@echo "  all     build every lesson's programs (into lessons/*/build/)"
 	@echo "  check   run every lesson's checker: on the GPU if one is found, else on"
 	@echo "          warpsim, the CPU emulator (EMU=1: on warpsim anyway);"
@@ -54,6 +67,10 @@ help:
 	@echo "  test    run the repository's tests (tests/*.bats); installs bats if needed;"
 	@echo "          JUNIT=dir also writes dir/report.xml"
 	@echo "  bench   with a GPU, every lesson's benchmark and a summary; warpsim's throughput always"
+	@echo "  pascal  build every lesson as compute_60 PTX with CUDA 11.8 or 12.x and, with a"
+	@echo "          GPU, check it: the pre-Volta code paths, JIT-compiled by the driver"
+	@echo "  compat  build every lesson with CUDA 11.8 and CUDA 13, one line per lesson and"
+	@echo "          toolkit, recorded in docs/results/compat.txt (slow)"
 	@echo "  docs    build the site and the PDF handouts into docs/_build/"
 	@echo "  grade   lab grading: check lessons/*/mine.cu (GRADE_FILE=...), print Score X/Y"
 	@echo "  doctor  what this machine has and what each target will do here"

@@ -17,9 +17,18 @@
  *                                         one launch macro for GPU and warpsim;
  *                                         under warpsim the arguments are
  *                                         evaluated once, so pass plain values
+ *   LEGACY_SHFL(), LEGACY_SHFL_DOWN(), LEGACY_BALLOT(), LEGACY_ANY(),
+ *   LEGACY_ALL()                          the mask-less primitives of CUDA 8:
+ *                                         the real ones below compute
+ *                                         capability 7.0, what they amount to
+ *                                         (whoever is active) from 7.0 on
+ *   PRE_VOLTA                             1 in device code built for
+ *                                         __CUDA_ARCH__ < 700, else 0
  *   jitter_sleep(ns, sleeper)             an interleaving that independent
  *                                         thread scheduling allows: the lane
  *                                         sleeps with __nanosleep when sleeper
+ *   lesson_print_path()                   "path: ..." - which code path the
+ *                                         kernels were built for and run
  *   watchdog_expired(start, cycles)       bounds a spin-wait that may hang
  *   lesson_parse()                        the command line every program shares
  *   lesson_device_alloc(), lesson_host_alloc()
@@ -119,19 +128,112 @@ static inline void lesson_cuda_check(cudaError_t e, const char *what,
 #endif
 
 /* ------------------------------------------------------------------ */
+/* Pre-Volta and Volta-and-newer code paths                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * PRE_VOLTA is 1 in device code compiled for a virtual or real architecture
+ * below compute_70 (CUDA 11.8 or 12.x with -arch=sm_60 or compute_60 PTX),
+ * where the lessons use the primitives that GPUs without independent thread
+ * scheduling had. Everywhere else (host code, warpsim, sm_70 and newer) it
+ * is 0.
+ */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700 && !defined(WARPSIM)
+#define PRE_VOLTA 1
+#else
+#define PRE_VOLTA 0
+#endif
+
+/*
+ * The mask-less warp primitives of CUDA 8 and older, as legacy code calls
+ * them. Before compute capability 7.0 the real ones; CUDA 9 deprecated them
+ * and compute_70 and newer lack __shfl and friends, so there they are
+ * written out as what they amount to: the _sync form with whoever happens
+ * to be active as its mask. Neither is right on a GPU with independent
+ * thread scheduling.
+ */
+#if PRE_VOLTA
+#define LEGACY_SHFL(v, src)      __shfl((v), (src))
+#define LEGACY_SHFL_DOWN(v, d)   __shfl_down((v), (d))
+#define LEGACY_BALLOT(p)         __ballot(p)
+#define LEGACY_ANY(p)            __any(p)
+#define LEGACY_ALL(p)            __all(p)
+#else
+#define LEGACY_SHFL(v, src)      __shfl_sync(__activemask(), (v), (src))
+#define LEGACY_SHFL_DOWN(v, d)   __shfl_down_sync(__activemask(), (v), (d))
+#define LEGACY_BALLOT(p)         __ballot_sync(__activemask(), (p))
+#define LEGACY_ANY(p)            __any_sync(__activemask(), (p))
+#define LEGACY_ALL(p)            __all_sync(__activemask(), (p))
+#endif
+
+#if !defined(WARPSIM)
+/* __CUDA_ARCH__ as the kernels were built, read on the GPU. */
+static __global__ void lesson_arch_kernel(int *arch)
+{
+#if defined(__CUDA_ARCH__)
+    *arch = __CUDA_ARCH__;
+#else
+    *arch = 0;
+#endif
+}
+#endif
+
+/*
+ * Prints "path: ...": the code path the kernels of this program were built
+ * for, and the GPU they run on. compute_60 PTX on a newer GPU is
+ * JIT-compiled by the driver and still runs the pre-Volta path, with
+ * pre-Volta (lockstep) thread scheduling.
+ */
+static inline void lesson_print_path(void)
+{
+#if defined(WARPSIM)
+    printf("path: Volta and newer, on warpsim (the CPU emulator; no __CUDA_ARCH__)\n");
+#else
+    int *d_arch, arch = 0, dev = 0;
+    struct cudaDeviceProp prop;
+    CUDA_CHECK(cudaMalloc((void **)&d_arch, sizeof(int)));
+    lesson_arch_kernel<<<1, 1>>>(d_arch);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(&arch, d_arch, sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_arch));
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    if (arch < 700)
+        printf("path: pre-Volta fallback (__CUDA_ARCH__ %d) on %s, compute capability %d.%d%s\n",
+               arch, prop.name, prop.major, prop.minor,
+               prop.major >= 7 ? ": PTX JIT-compiled, pre-Volta scheduling" : "");
+    else
+        printf("path: Volta and newer (__CUDA_ARCH__ %d) on %s, compute capability %d.%d\n",
+               arch, prop.name, prop.major, prop.minor);
+#endif
+}
+
+/* ------------------------------------------------------------------ */
 /* Jitter                                                               */
 /* ------------------------------------------------------------------ */
 
 /*
- * Sleeps ns nanoseconds in the lanes where sleeper is non-zero. It must be a
- * real sleep: a busy-wait in a branch just stalls the whole warp, which the
- * compiler reconverges after the branch, and hides the bug (docs/results).
+ * Sleeps ns nanoseconds in the lanes where sleeper is non-zero. From compute
+ * capability 7.0 on it must be a real sleep (__nanosleep): a busy-wait in a
+ * branch just stalls the whole warp, which the compiler reconverges after
+ * the branch, and hides the bug (docs/results). Before 7.0 there is no
+ * __nanosleep and no independent thread scheduling: the sleepers busy-wait
+ * on the GPU's nanosecond timer while the rest of the warp waits for them,
+ * which is exactly what a slow path did to a pre-Volta warp.
  */
 static __device__ inline void jitter_sleep(unsigned ns, int sleeper)
 {
 #if defined(WARPSIM) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700)
     if (ns != 0 && sleeper)
         __nanosleep(ns);
+#elif defined(__CUDA_ARCH__)
+    unsigned long long start, now;
+    if (ns != 0 && sleeper) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+        do {
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        } while (now - start < ns);
+    }
 #else
     (void)ns;
     (void)sleeper;
@@ -204,6 +306,7 @@ static inline void lesson_usage(const lesson_program *p)
         printf("  %-24s %s (%lld..%lld, default %lld)\n", flag, o->help,
                o->min, o->max, *o->value);
     }
+    printf("  %-24s %s\n", "--path", "print which code path the kernels run (pre-Volta or not) and exit");
     printf("  %-24s %s\n", "-h, --help", "show this help and exit");
     printf("\nnumbers take a K, M or G suffix for 2^10, 2^20, 2^30 (-n 16M).\n");
     printf("\nvariants (-k NUMBER, or -k NAME: the word before the colon):\n");
@@ -264,6 +367,10 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
         long long v = 0;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             lesson_usage(p);
+            exit(LESSON_OK);
+        }
+        if (strcmp(arg, "--path") == 0) {
+            lesson_print_path();
             exit(LESSON_OK);
         }
         if (eq && strncmp(arg, "--", 2) == 0 && (size_t)(eq - arg) < sizeof flag) {

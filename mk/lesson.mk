@@ -7,10 +7,15 @@
 #   RUN_ARGS   arguments `make run` passes to each program
 #   CHECK      the checker (default: ./check.sh)
 #   BENCH      the benchmark script, if the lesson has one
+#   PASCAL_TOO GPU_ONLY programs that also build as compute_60 (PASCAL=1)
 #
 # What a user may set on the command line:
 #   SM=90        build for this compute capability (default: the GPU's;
 #                with no GPU visible, every major architecture)
+#   PASCAL=1     build compute_60 PTX with CUDA 11.8 or 12.x into
+#                build/pascal/ and check those: the pre-Volta code paths,
+#                JIT-compiled by the driver on a newer GPU (`make pascal`)
+#   NVCC=...     another toolkit; mk/toolkit.mk chooses flags by its version
 #   EMU=1        check (and `make run`) on warpsim, the CPU emulator, even
 #                where a GPU is; without a GPU, `make check` uses warpsim anyway
 #   SRC=mine.cu  check your own file against the sync expectations
@@ -18,39 +23,49 @@
 #   V=1          show the commands
 #   NVCC, NVCCFLAGS; WS_CC, WS_FLAGS for warpsim (mk/warpsim.mk)
 #
-# Targets: all (default), emu, check, run, bench, clean, help.
+# Targets: all (default), emu, check, run, bench, pascal, clean, help.
 # `make emu` builds build/emu/legacy and build/emu/sync for warpsim.
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 LESSON := $(notdir $(CURDIR))
-BUILD := build
+BUILD := $(if $(filter 1,$(PASCAL)),build/pascal,build)
 
 PROGRAMS ?= legacy sync
 GPU_ONLY ?=
 CHECK ?= ./check.sh
 RUN_ARGS ?=
 
-NVCC ?= nvcc
-HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
-
 include $(TOP)/mk/warpsim.mk
 HAVE_WS_CC := $(shell command -v $(WS_CC) 2>/dev/null)
-EMU_BUILD := $(BUILD)/emu
+EMU_BUILD := build/emu
 EMU_BINS := $(addprefix $(EMU_BUILD)/,$(PROGRAMS))
 
 # The GPU's compute capability ("90"), or nothing when no GPU answers.
+GPU_SEEN := $(shell nvidia-smi -L 2>/dev/null | grep -m 1 '^GPU ')
 GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
             | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
 SM ?= $(GPU_CC)
-ifneq ($(SM),)
-  ARCH_FLAGS := -arch=sm_$(SM)
-else
-  ARCH_FLAGS := -arch=all-major
-endif
+
+# The toolkit, its version, and the flags for it (ARCH_FLAGS, HOST_FLAGS).
+include $(TOP)/mk/toolkit.mk
 
 NVCCFLAGS ?=
-ALL_NVCCFLAGS := -O3 -lineinfo $(ARCH_FLAGS) -I$(TOP)/include \
-                 -Xcompiler -Wall,-Wextra $(NVCCFLAGS)
+nvcc_flags = -O3 $(LINEINFO) $(1) -I$(TOP)/include -Xcompiler -Wall,-Wextra \
+             $(HOST_FLAGS) $(NVCCFLAGS)
+ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS))
+# Only GPUs older than compute capability 7.0 asked for (PASCAL=1, SM=60):
+# the programs that need 7.0 are left out.
+PRE_VOLTA_BUILD := $(if $(ARCH_FLAGS_70),,1)
+RUN_NVCC := $(if $(TOOLS_PATH),PATH=$(TOOLS_PATH):$$PATH )$(NVCC)
+
+# A toolkit that cannot build what was asked stops every target that builds
+# for the GPU, with one line; emu, clean and help go on.
+GOALS := $(or $(MAKECMDGOALS),all)
+ifneq ($(ARCH_ERROR),)
+  ifneq ($(filter-out emu clean help pascal $(if $(filter 1,$(EMU)),check run),$(GOALS)),)
+    $(error $(LESSON): $(ARCH_ERROR))
+  endif
+endif
 
 ifeq ($(V),1)
   Q :=
@@ -58,7 +73,13 @@ else
   Q := @
 endif
 
-GPU_BINS := $(addprefix $(BUILD)/,$(PROGRAMS) $(GPU_ONLY))
+# Builds for GPUs older than 7.0 (PASCAL=1, SM=60) hold PROGRAMS and those
+# of GPU_ONLY named in PASCAL_TOO; the rest need compute capability 7.0
+# (__match_any_sync, __nanosleep, ...) and are built, where they are, for
+# the GPUs of 7.0 and newer only.
+PASCAL_TOO ?=
+NEEDS_70 := $(filter-out $(PASCAL_TOO),$(GPU_ONLY))
+GPU_BINS := $(addprefix $(BUILD)/,$(PROGRAMS) $(PASCAL_TOO) $(if $(PRE_VOLTA_BUILD),,$(NEEDS_70)))
 
 # Where `make check` runs: the GPU when one answers; warpsim, the CPU
 # emulator, where none does or with EMU=1.
@@ -70,6 +91,9 @@ ifeq ($(EMU),1)
     CHECK_TARGET := emu
     CHECK_WHY :=
   endif
+else ifeq ($(GPU_CC)$(PASCAL),1)
+  CHECK_TARGET := none
+  CHECK_WHY := no GPU here to run the compute_60 programs (warpsim's lockstep model, in make check EMU=1, shows pre-Volta scheduling on the CPU)
 else ifeq ($(GPU_CC),)
   ifeq ($(HAVE_WS_CC),)
     CHECK_TARGET := none
@@ -78,6 +102,12 @@ else ifeq ($(GPU_CC),)
     CHECK_TARGET := emu
     CHECK_WHY :=
   endif
+else ifneq ($(HAVE_NVCC)$(if $(SRC),,$(wildcard $(BUILD)/sync)),)
+  CHECK_TARGET := gpu
+  CHECK_WHY :=
+else ifeq ($(PASCAL),1)
+  CHECK_TARGET := none
+  CHECK_WHY := no CUDA 11.8 or 12.x to build compute_60 PTX, and no programs in $(BUILD)/: run scripts/get-cuda-11.8.sh (1.6 GB), or NVCC=/path/to/cuda-12/bin/nvcc
 else ifeq ($(HAVE_NVCC),)
   CHECK_TARGET := none
   CHECK_WHY := nvcc not found: install the CUDA Toolkit to build for the GPU (or make check EMU=1)
@@ -97,12 +127,16 @@ else
   CHECK_BINS :=
 endif
 
-.PHONY: all emu check run bench clean help
+.PHONY: all emu check run bench pascal clean help
 .DEFAULT_GOAL := all
 
 ifeq ($(HAVE_NVCC),)
 all:
+ifeq ($(PASCAL),1)
+	@echo "$(LESSON): no CUDA 11.8 or 12.x found for compute_60 PTX, nothing built (scripts/get-cuda-11.8.sh installs CUDA 11.8; or NVCC=/path/to/nvcc)"
+else
 	@echo "$(LESSON): nvcc not found, nothing built (install the CUDA Toolkit; 'make emu' builds for warpsim)"
+endif
 else
 all: $(GPU_BINS)
 endif
@@ -114,14 +148,22 @@ FLAGS_STAMP := $(BUILD)/.nvccflags
 $(shell mkdir -p $(BUILD); echo '$(NVCC) $(ALL_NVCCFLAGS)' | cmp -s - $(FLAGS_STAMP) \
     || echo '$(NVCC) $(ALL_NVCCFLAGS)' > $(FLAGS_STAMP))
 
+# Without a toolkit, programs already in $(BUILD) (say, build/pascal/ built
+# on another machine) are used as they are.
+ifneq ($(HAVE_NVCC),)
 $(BUILD)/%: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
-	@$(if $(Q),echo "  NVCC    $(LESSON)/$@")
-	$(Q)$(NVCC) $(ALL_NVCCFLAGS) $< -o $@
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $< -o $@
+
+ifneq ($(ARCH_FLAGS_70),$(ARCH_FLAGS))
+$(addprefix $(BUILD)/,$(NEEDS_70)): ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS_70))
+endif
 
 # A learner's file, built with the same flags wherever it lives.
 $(BUILD)/mine: $(SRC) $(TOP)/include/lesson.h FORCE | $(BUILD)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)")
-	$(Q)$(NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@
+endif
 
 $(BUILD) $(EMU_BUILD):
 	$(Q)mkdir -p $@
@@ -169,24 +211,39 @@ run: $(RUN_DIR)/sync $(RUN_DIR)/legacy
 	done
 
 bench: $(GPU_BINS)
-ifneq ($(BENCH),)
+ifneq ($(PRE_VOLTA_BUILD),)
+	@echo "$(LESSON): the benchmarks need compute capability 7.0 or newer ($(ARCH_WHAT) asked for)"
+else ifneq ($(BENCH),)
 	$(Q)$(BENCH)
 else
 	@echo "$(LESSON): no benchmark in this lesson"
 endif
 
+# The pre-Volta code paths for real: compute_60 PTX from CUDA 11.8 or 12.x,
+# checked on this machine's GPU when there is one.
+pascal:
+ifeq ($(GPU_CC),)
+	$(Q)$(MAKE) --no-print-directory PASCAL=1 all
+	@echo "$(LESSON): compute_60 programs in build/pascal/; no GPU here to run them ('make pascal' on a GPU machine checks them)"
+else
+	$(Q)$(MAKE) --no-print-directory PASCAL=1 check
+endif
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf build
 
 help:
 	@echo "$(LESSON): make [target] [SM=90] [EMU=1] [SRC=mine.cu] [ARGS=...] [V=1]"
-	@echo "  all     build $(PROGRAMS) $(GPU_ONLY) into $(BUILD)/ (for SM=$(or $(SM),every major architecture))"
+	@echo "  all     build $(PROGRAMS) $(GPU_ONLY) into $(BUILD)/"
+	@echo "          $(if $(HAVE_NVCC),with CUDA $(NVCC_VERSION) for $(ARCH_WHAT),(no nvcc found))$(if $(ARCH_ERROR),: $(ARCH_ERROR))"
 	@echo "  emu     build $(PROGRAMS) for warpsim, the CPU emulator, into $(EMU_BUILD)/"
 	@echo "  check   run the checker: $(if $(filter gpu,$(CHECK_TARGET)),on the GPU,$(if $(filter emu,$(CHECK_TARGET)),on warpsim (no GPU here or EMU=1),skipped here: $(CHECK_WHY)))"
 	@echo "          SRC=mine.cu checks your own file against the sync expectations"
 	@echo "  run     run legacy and sync with ARGS (default: $(RUN_ARGS));"
 	@echo "          EMU=1 on warpsim (default: $(RUN_ARGS) -n 64K)"
 	@echo "  bench   run the lesson's benchmark, if it has one"
+	@echo "  pascal  build compute_60 PTX with CUDA 11.8 or 12.x into build/pascal/ and,"
+	@echo "          with a GPU, check it: the pre-Volta paths, JIT-compiled by the driver"
 	@echo "  clean   remove $(BUILD)/"
 
 .PHONY: FORCE

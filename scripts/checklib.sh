@@ -12,7 +12,8 @@
 #   --only-sync             check BIN (--sync) against the sync expectations
 #                           alone: `make check SRC=mine.cu`
 #   --timeout SECONDS       bound on every run (default 60)
-# It sets SYNC, LEGACY, TARGET, ONLY_SYNC for check.sh.
+# It sets SYNC, LEGACY, TARGET, ONLY_SYNC and PRE_VOLTA (1 when the programs
+# run the pre-Volta code path: compute_60, `make pascal`) for check.sh.
 #
 # Output is TAP-like: one `ok N - what` or `not ok N - what` per expectation,
 # `# ` detail lines, and last `N passed, N failed`. Exit status: 0 every
@@ -89,6 +90,22 @@ check_begin() {
     fi
     printf '# checking on the %s\n' "$(target_name)"
     [ "$ONLY_SYNC" = 0 ] || printf '# only-sync: %s must meet what sync.cu meets\n' "$SYNC"
+    find_path
+}
+
+# find_path: asks the program which code path its kernels run (--path) and
+# sets PRE_VOLTA=1 for the pre-Volta one: compute_60 code (make pascal),
+# which keeps the lanes of a warp in lockstep even on a new GPU. Checkers
+# expect legacy code that fails under independent thread scheduling to be
+# right there, as it was on Pascal.
+PRE_VOLTA=0
+find_path() {
+    local line
+    [ "$TARGET" = gpu ] || return 0
+    line=$(timeout -k 5 "$CHECK_TIMEOUT" "$SYNC" --path 2>&1 | grep -m 1 '^path:')
+    printf '# %s\n' "${line:-path: unknown (the program does not print it)}"
+    # shellcheck disable=SC2034   # read by the check.sh that sources this file
+    case "$line" in *pre-Volta*) PRE_VOLTA=1 ;; esac
 }
 
 target_name() {
@@ -224,6 +241,21 @@ expect_wrong() {
 # expect_hang WHAT CMD...: a program whose bug is a hang. ok when its own
 # watchdog caught it (exit 3 and a "HANG detected" line); not ok when it
 # finished, or hung until the checker's timeout stopped it.
+# expect_its_bug SUBJECT BUG CMD...: a legacy bug that needs independent
+# thread scheduling to show. On the Volta-and-newer path (and on warpsim's
+# its model) it is `expect_wrong "SUBJECT BUG"`. On the pre-Volta path
+# (PRE_VOLTA=1: compute_60 code, whose warps stay in lockstep even on a new
+# GPU) the same run must be right, as the code was on Pascal: if it is not,
+# the checker's picture of the pre-Volta path is wrong, and it says so.
+expect_its_bug() {
+    local subject=$1 bug=$2; shift 2
+    if [ "$PRE_VOLTA" = 1 ]; then
+        expect_right "$subject: right on the pre-Volta path, where the warp stays in lockstep as on Pascal (${*:2})" "$@"
+    else
+        expect_wrong "$subject $bug" "$@"
+    fi
+}
+
 expect_hang() {
     local what=$1; shift
     run_bounded "$@"
@@ -331,7 +363,7 @@ emulate() {
 
 # ---- compute-sanitizer (GPU only) ---------------------------------------
 
-SANITIZER=
+SANITIZER=${SANITIZER:-}     # compute-sanitizer to use; none: do not run it
 find_sanitizer() {
     if [ -z "$SANITIZER" ]; then
         SANITIZER=$(command -v compute-sanitizer 2>/dev/null ||

@@ -40,9 +40,9 @@ setup() {
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k 2
+    run --separate-stderr "$L/build/legacy" -k 3
     assert_failure 2
-    assert_equal "$stderr" "legacy: --variant must be between 1 and 1 (got 2)"
+    assert_equal "$stderr" "legacy: --variant must be between 1 and 2 (got 3)"
 }
 
 @test "an n larger than the GPU's memory gives one line and exit 2" {

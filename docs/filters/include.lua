@@ -94,7 +94,8 @@ local function transcript_lines(file, match)
   if #wanted == 0 then fail("transcript=" .. file .. " needs match=\"text|text\"") end
   local found = {}
   for _, line in ipairs(lines) do
-    if line:match("^# GPU:") or line:match("^# CUDA:") or line:match("^# date:") then
+    if line:match("^# GPU:") or line:match("^# CUDA:") or line:match("^# date:")
+        or line:match("^# programs:") then
       out[#out + 1] = line
     else
       local hit = false

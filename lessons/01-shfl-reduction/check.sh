@@ -3,7 +3,10 @@
 #
 # 1. sync.cu, both variants, matches the CPU for awkward and large n, several
 #    seeds and block sizes, with and without jitter;
-# 2. legacy.cu shows its bug: wrong warp sums once odd lanes sleep;
+# 2. legacy.cu shows its bugs: wrong warp sums once odd lanes sleep, in the
+#    volatile tree (variant 1) and with the mask-less __shfl_down (variant
+#    2); on the pre-Volta path (make pascal: compute_60, lanes in lockstep)
+#    both must be right instead, as they were on Pascal;
 # 3. on a GPU with compute-sanitizer: racecheck finds no hazard in sync.cu
 #    (warnings included) and reports legacy.cu's; memcheck and synccheck are
 #    clean on sync.cu.
@@ -45,16 +48,23 @@ for variant in 1 2; do
 done
 
 if [ "$ONLY_SYNC" = 0 ]; then
-    observe "legacy: n=$legacy_n jitter=0ns" "$LEGACY" -n "$legacy_n"
-    expect_wrong "legacy: wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
-        "$LEGACY" -n "$legacy_n" -j "$jitter"
+    observe "legacy: tree n=$legacy_n jitter=0ns" "$LEGACY" -k 1 -n "$legacy_n"
+    expect_its_bug "legacy: tree" "gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
+        "$LEGACY" -k 1 -n "$legacy_n" -j "$jitter"
+    observe "legacy: shfl n=$legacy_n jitter=0ns" "$LEGACY" -k 2 -n "$legacy_n"
+    expect_its_bug "legacy: shfl" "(mask-less __shfl_down) gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
+        "$LEGACY" -k 2 -n "$legacy_n" -j "$jitter"
 fi
 
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
-    emulate lockstep right "legacy: right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter" \
-        "$LEGACY" -n "$legacy_n" -j "$jitter"
-    emulate all race "legacy: warpsim reports the intra-warp race under every model" \
-        "$LEGACY" -n 2048
+    for variant in 1 2; do
+        emulate lockstep right "legacy: variant $variant right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter" \
+            "$LEGACY" -k "$variant" -n "$legacy_n" -j "$jitter"
+    done
+    emulate all race "legacy: tree: warpsim reports the intra-warp race under every model" \
+        "$LEGACY" -k 1 -n 2048
+    emulate "its random" primitive "legacy: shfl: warpsim reports shuffles from lanes outside __activemask() once odd lanes sleep" \
+        "$LEGACY" -k 2 -n 2048 -j "$jitter"
 fi
 
 if [ "$TARGET" = gpu ]; then
@@ -66,8 +76,8 @@ if [ "$TARGET" = gpu ]; then
         sanitize memcheck clean "sync: memcheck is clean" "$SYNC" -n 5000
         sanitize synccheck clean "sync: synccheck is clean" "$SYNC" -n 5000
         if [ "$ONLY_SYNC" = 0 ]; then
-            sanitize racecheck flagged "legacy: racecheck reports the intra-warp hazards" \
-                "$LEGACY" -n 4096 -b 1024
+            sanitize racecheck flagged "legacy: tree: racecheck reports the intra-warp hazards" \
+                "$LEGACY" -k 1 -n 4096 -b 1024
         fi
     else
         diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"

@@ -6,6 +6,7 @@
  * Build:  make                  (nvcc -I../../include legacy.cu -o build/legacy)
  * Run:    build/legacy -n 1M          usually right on a current GPU: luck
  *         build/legacy -n 1M -j 200   odd lanes sleep 200 ns before each step
+ *         build/legacy -k shfl -j 200 the mask-less __shfl_down
  * Check:  make check
  *
  * Why it breaks: the code assumes the 32 lanes of a warp run in lockstep, so
@@ -17,8 +18,14 @@
  * together, so the sums come out right by luck; a 200 ns sleep in the odd
  * lanes (an order the hardware is allowed to pick) makes every warp wrong.
  *
- * There is one variant: the tree of the single-warp reduction idiom, used
- * twice: once per warp, then by the first warp over the warps' sums.
+ * Variant 1 is the tree of the single-warp reduction idiom, used twice:
+ * once per warp, then by the first warp over the warps' sums. Variant 2 is
+ * the same two-level sum with the mask-less __shfl_down of CUDA 8: the real
+ * one where the kernels are built below compute capability 7.0 (make pascal:
+ * compute_60 PTX, pre-Volta scheduling even on a new GPU), else
+ * __shfl_down_sync(__activemask(), ...), which trusts whoever is active.
+ * Both are right on the pre-Volta path, as they were on Pascal; --path
+ * tells which path a build runs.
  */
 #include "lesson.h"
 
@@ -62,6 +69,24 @@ __device__ int warp_sum(volatile int *s, int v, unsigned jitter)
     return s[0];
 }
 
+/*
+ * Variant 2: the shuffle reduction as CUDA 8 wrote it, with the mask-less
+ * __shfl_down. LEGACY_SHFL_DOWN (lesson.h) is the real __shfl_down where the
+ * kernels are built below compute capability 7.0 (make pascal), and what it
+ * amounts to from 7.0 on, __shfl_down_sync(__activemask(), v, offset):
+ * whoever happens to be here. Every lane assumes the other 31 are in each
+ * step with it. Lane 0 gets the sum.
+ */
+__device__ int warp_sum_shfl(int v, unsigned jitter)
+{
+    int offset;
+    for (offset = 16; offset > 0; offset /= 2) {
+        jitter_sleep(jitter, LANE() & 1);
+        v += LEGACY_SHFL_DOWN(v, offset);
+    }
+    return v;
+}
+
 /* One element per thread: warp_sums[w] for each warp, block_sums[b] for
  * each block. blockDim.x is a multiple of 32. */
 __global__ void block_sum(const int *in, long long n, int *warp_sums,
@@ -72,14 +97,20 @@ __global__ void block_sum(const int *in, long long n, int *warp_sums,
     int lane = LANE(), warp = WARP_IN_BLOCK();
     int nwarps = (int)(blockDim.x / 32);
     int v = i < n ? in[i] : 0;
-    int s = warp_sum(&r[warp * 32], v, jitter);
-    (void)variant;                          /* one variant only */
+    int s;
+    if (variant == 2) {
+        s = warp_sum_shfl(v, jitter);
+        if (lane == 0)
+            r[warp * 32] = s;
+    } else {
+        s = warp_sum(&r[warp * 32], v, jitter);
+    }
     if (lane == 0)
         warp_sums[i / 32] = s;
     __syncthreads();
     if (warp == 0) {
         v = lane < nwarps ? r[lane * 32] : 0;
-        s = warp_sum(r, v, jitter);
+        s = variant == 2 ? warp_sum_shfl(v, jitter) : warp_sum(r, v, jitter);
         if (lane == 0)
             block_sums[blockIdx.x] = s;
     }
@@ -88,11 +119,14 @@ __global__ void block_sum(const int *in, long long n, int *warp_sums,
 #define THIS_FILE "legacy.cu"
 #define ABOUT \
     "Lesson 01, legacy: sums n random ints per warp and per block through\n" \
-    "volatile shared memory with no warp synchronization, and checks every\n" \
-    "warp sum and block sum against the CPU. Right by luck without jitter;\n" \
-    "wrong with -j 100 or more on a GPU with independent thread scheduling."
+    "volatile shared memory with no warp synchronization (variant 1) or with\n" \
+    "the mask-less __shfl_down of CUDA 8 (variant 2), and checks every warp\n" \
+    "sum and block sum against the CPU. Variant 1 is right by luck without\n" \
+    "jitter and wrong with -j 100 or more on a GPU with independent thread\n" \
+    "scheduling; both are right on the pre-Volta path (--path, make pascal)."
 static const char *variants[] = {
     "tree: volatile shared memory, no warp sync",
+    "shfl: mask-less __shfl_down (__shfl_down_sync(__activemask()) from 7.0 on)",
 };
 
 /* ==== end of the lesson ============================================== */
@@ -136,6 +170,7 @@ int main(int argc, char **argv)
     got_block = (int *)lesson_host_alloc((size_t)blocks * sizeof(int), "the block sums");
 
     printf("%s variant %lld (%s)\n", THIS_FILE, variant, variants[variant - 1]);
+    lesson_print_path();
     printf("n=%lld seed=%lld jitter=%lldns: %lld blocks of %lld threads, %lld warps\n",
            n, seed, jitter, blocks, threads, nwarps);
     lesson_random_ints(in, n, seed, 100);

@@ -138,6 +138,7 @@ int main(int argc, char **argv)
     got_block = (int *)lesson_host_alloc((size_t)blocks * sizeof(int), "the block sums");
 
     printf("%s variant %lld (%s)\n", THIS_FILE, variant, variants[variant - 1]);
+    lesson_print_path();
     printf("n=%lld seed=%lld jitter=%lldns: %lld blocks of %lld threads, %lld warps\n",
            n, seed, jitter, blocks, threads, nwarps);
     lesson_random_ints(in, n, seed, 100);

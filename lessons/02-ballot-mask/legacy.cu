@@ -24,9 +24,11 @@
  * On a current GPU the first two usually pass by luck: the lanes chosen by
  * the demonstration sleep with __nanosleep (-j) to show the bug every time.
  *
- * The mask-less __ballot(), __any() and __all() of old code are deprecated;
- * what they amount to on Volta and later, "whoever is active takes part", is
- * written out here as __ballot_sync(__activemask(), p) and so on.
+ * The mask-less __ballot(), __any() and __all() of old code are LEGACY_BALLOT,
+ * LEGACY_ANY and LEGACY_ALL (include/lesson.h): the real ones where the
+ * kernels are built for compute capability below 7.0 (make pascal); from 7.0
+ * on, what they amount to, "whoever is active takes part":
+ * __ballot_sync(__activemask(), p) and so on.
  */
 #include "lesson.h"
 
@@ -182,7 +184,8 @@ __device__ int vote_uni(unsigned mask, int p)
 /*
  * 3. reconverge - the blog's Listing 10: odd and even lanes take different
  * paths, then the warp votes with the mask-less primitives of old code,
- * written here as whoever is active: __ballot_sync(__activemask(), p). The
+ * LEGACY_BALLOT and friends: whoever is active, __ballot_sync(__activemask(),
+ * p), from compute capability 7.0 on, the real __ballot(p) below it. The
  * code assumes the warp reconverged after the if/else; nothing promises
  * that. When the odd lanes' path takes longer (-j: they sleep at its end),
  * the even lanes vote alone, then the odd lanes alone: every lane sees a
@@ -204,9 +207,9 @@ __global__ void demo_reconverge(const int *in, long long n, unsigned *ballots,
     } else {
         result = v >= t;                             /* bar() */
     }
-    b = __ballot_sync(__activemask(), result);       /* Listing 10: __ballot(result) */
-    any = __any_sync(__activemask(), result);
-    all = __all_sync(__activemask(), result);
+    b = LEGACY_BALLOT(result);                       /* Listing 10: __ballot(result) */
+    any = LEGACY_ANY(result);
+    all = LEGACY_ALL(result);
     uni = vote_uni(__activemask(), result);
     if (i < n) {
         ballots[i] = b;
@@ -573,6 +576,7 @@ int main(int argc, char **argv)
         lesson_fail(LESSON_USAGE, "--threads must be a multiple of 32 (got %lld)", a.threads);
 
     printf("%s demonstration %lld (%s)\n", THIS_FILE, a.variant, variants[a.variant - 1]);
+    lesson_print_path();
     switch (a.variant) {
     case 1:
     case 2:

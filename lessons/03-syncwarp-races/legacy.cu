@@ -26,10 +26,11 @@
  * pass by luck: the lanes chosen by the demonstration sleep with __nanosleep
  * (-j) to show them every time.
  *
- * The mask-less __shfl() and __ballot() of old code are gone or deprecated
- * in CUDA 13; what they amount to since Volta, "whoever is active takes
- * part", is written out here as __shfl_sync(__activemask(), v, src) and
- * __ballot_sync(__activemask(), p).
+ * The mask-less __shfl() and __ballot() of old code are LEGACY_SHFL and
+ * LEGACY_BALLOT (include/lesson.h): the real ones where the kernels are
+ * built for compute capability below 7.0 (make pascal); from 7.0 on, where
+ * __shfl() is gone, what they amount to, "whoever is active takes part":
+ * __shfl_sync(__activemask(), v, src) and __ballot_sync(__activemask(), p).
  */
 #include "lesson.h"
 
@@ -165,9 +166,6 @@ __global__ void demo_transpose(const int *in, long long n, int *out, unsigned ji
         out[i] = val;
 }
 
-/* What a mask-less __shfl(v, src) amounts to since Volta. */
-#define LEGACY_SHFL(v, src) __shfl_sync(__activemask(), (v), (src))
-
 /*
  * 3. around - the blog's Listing 13: __syncwarp() before and after a
  * mask-less shuffle, in both sides of a divergent branch, as if that made
@@ -217,7 +215,7 @@ __global__ void demo_converged(const int *in, long long n, int *counts,
     __syncwarp();                           /* Listing 11 */
     jitter_sleep(jitter, lane >= HALF);
     active = __activemask();                /* Listing 14: assumed to be FULL_MASK */
-    b = __ballot_sync(active, positive);    /* __ballot(positive): whoever is active */
+    b = LEGACY_BALLOT(positive);            /* __ballot(positive): whoever is active */
     if (active != FULL_MASK && lane == __ffs(active) - 1)
         atomicAdd(partial, (unsigned long long)__popc(active));
     if (lane == 0 && i < n)
@@ -499,6 +497,7 @@ int main(int argc, char **argv)
         lesson_fail(LESSON_USAGE, "--threads must be a multiple of 32 (got %lld)", a.threads);
 
     printf("%s demonstration %lld (%s)\n", THIS_FILE, a.variant, variants[a.variant - 1]);
+    lesson_print_path();
     switch (a.variant) {
     case 1:
     case 4:

@@ -461,6 +461,7 @@ int main(int argc, char **argv)
         lesson_fail(LESSON_USAGE, "--threads must be a multiple of 32 (got %lld)", a.threads);
 
     printf("%s demonstration %lld (%s)\n", THIS_FILE, a.variant, variants[a.variant - 1]);
+    lesson_print_path();
     switch (a.variant) {
     case 1:
     case 4:

@@ -334,6 +334,7 @@ int main(int argc, char **argv)
     slot = (unsigned char *)lesson_host_alloc((size_t)n, "the ticket check");
 
     printf("%s variant %lld (%s)\n", THIS_FILE, variant, variants[variant - 1]);
+    lesson_print_path();
     printf("n=%lld seed=%lld keys=%lld divergent=%lld jitter=%lldns: "
            "%lld blocks of %lld threads, %lld warps%s\n",
            n, seed, nkeys, divergent, jitter, blocks, threads, (n + 31) / 32,

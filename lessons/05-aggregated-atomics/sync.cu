@@ -275,6 +275,7 @@ int main(int argc, char **argv)
     seen = (unsigned char *)lesson_host_alloc((size_t)n, "the check");
 
     printf("%s variant %lld (%s)\n", THIS_FILE, variant, variants[variant - 1]);
+    lesson_print_path();
     printf("n=%lld seed=%lld keep<=%lld queues=%lld jitter=%lldns: "
            "%lld blocks of %lld threads\n",
            n, seed, keep_pct, queues, jitter, blocks, threads);

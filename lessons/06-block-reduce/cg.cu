@@ -148,6 +148,7 @@ int main(int argc, char **argv)
     in = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the input");
 
     printf("cg.cu variant %lld (%s)\n", variant, cg_variants[variant - 1]);
+    lesson_print_path();
     printf("n=%lld seed=%lld values=+-1..%lld threads=%lld blocks<=%lld unroll=%lld\n",
            n, seed, max_value, threads, max_blocks, unroll);
     lesson_random_ints(in, n, seed, (int)max_value);

@@ -17,6 +17,9 @@
 #    variant of sync.cu (warnings included) and reports legacy.cu's;
 #    memcheck and synccheck are clean on every variant of sync.cu, and
 #    memcheck on bench.cu's kernels for every load kind and unroll.
+# On the pre-Volta path (make pascal: compute_60 code, lanes in lockstep even
+# on a new GPU) legacy.cu must be right under the same jitter, as on Pascal,
+# and bench.cu (compute capability 7.0 and newer) is not built.
 # On warpsim, the CPU emulator (no GPU, or EMU=1), with smaller sizes: step 1
 # runs under each scheduling model (lockstep, its, random) and wants nothing
 # reported, except for one thing in variant 5 (see expect_right_sums below);
@@ -152,21 +155,25 @@ if [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ]; then
     for n in 1 33 4099 3000017 "$huge"; do
         expect_right "cub: n=$n matches CPU" "$bin/cub_ref" -n "$n" -s 5
     done
-    expect_right "bench: variants 3-6, every load kind, unroll 1-16, sizes 1 .. 2^24+3, threads 32-1024, 1 to 65,536 blocks match CPU" \
-        "$bin/bench" -V 1 -n 32M -l 1 -s 12
-    expect_right "bench: the same with values up to 2^30 (the int sums wrap) matches CPU modulo 2^32" \
-        "$bin/bench" -V 1 -n 1M -l 1 -m 1G -s 13
+    if [ "$PRE_VOLTA" = 1 ]; then
+        diag "bench.cu is not checked on the pre-Volta path: a benchmark of compute capability 7.0 and newer, make pascal does not build it"
+    else
+        expect_right "bench: variants 3-6, every load kind, unroll 1-16, sizes 1 .. 2^24+3, threads 32-1024, 1 to 65,536 blocks match CPU" \
+            "$bin/bench" -V 1 -n 32M -l 1 -s 12
+        expect_right "bench: the same with values up to 2^30 (the int sums wrap) matches CPU modulo 2^32" \
+            "$bin/bench" -V 1 -n 1M -l 1 -m 1G -s 13
+    fi
 fi
 
 # ---- 3. legacy.cu shows its bug --------------------------------------------
 
 if [ "$ONLY_SYNC" = 0 ]; then
     observe "legacy: n=$legacy_n jitter=0ns" "$LEGACY" -n "$legacy_n" "${grid[@]}"
-    expect_wrong "legacy: wrong sum once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
+    expect_its_bug "legacy:" "wrong sum once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
         "$LEGACY" -n "$legacy_n" -j "$jitter" "${grid[@]}"
     threads=1024
     [ "$TARGET" = gpu ] || threads=256
-    expect_wrong "legacy: wrong sum once odd lanes sleep ${jitter}ns (n=$mid, $threads threads)" \
+    expect_its_bug "legacy:" "wrong sum once odd lanes sleep ${jitter}ns (n=$mid, $threads threads)" \
         "$LEGACY" -n "$mid" -b "$threads" -j "$jitter" "${grid[@]}"
 fi
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
@@ -191,8 +198,9 @@ if [ "$TARGET" = gpu ]; then
         if [ "$ONLY_SYNC" = 0 ]; then
             sanitize racecheck flagged "legacy: racecheck reports the intra-warp hazards" \
                 "$LEGACY" -n 4096 -b 1024 -g 4
-            sanitize memcheck clean "bench: variant 6 with every load kind and unroll, memcheck is clean" \
-                "$(dirname "$SYNC")/bench" -V 1 -n 64K -l 1 -k 6
+            [ "$PRE_VOLTA" = 1 ] ||
+                sanitize memcheck clean "bench: variant 6 with every load kind and unroll, memcheck is clean" \
+                    "$(dirname "$SYNC")/bench" -V 1 -n 64K -l 1 -k 6
         fi
     else
         diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"

@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 
     printf("cub_ref.cu (cub::DeviceReduce::Sum, %zu bytes of temporary storage)\n",
            temp_bytes);
+    lesson_print_path();
     printf("n=%lld seed=%lld values=+-1..%lld\n", n, seed, max_value);
     lesson_random_ints(in, n, seed, (int)max_value);
     want64 = cpu_sum(in, n);

@@ -201,6 +201,7 @@ int main(int argc, char **argv)
     in = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the input");
 
     printf("%s variant %lld (%s)\n", THIS_FILE, variant, variants[variant - 1]);
+    lesson_print_path();
     printf("n=%lld seed=%lld values=+-1..%lld jitter=%lldns threads=%lld "
            "blocks<=%lld unroll=%lld\n",
            n, seed, max_value, jitter, threads, max_blocks, unroll);
