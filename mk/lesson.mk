@@ -224,7 +224,9 @@ endif
 pascal:
 ifeq ($(GPU_CC),)
 	$(Q)$(MAKE) --no-print-directory PASCAL=1 all
-	@echo "$(LESSON): compute_60 programs in build/pascal/; no GPU here to run them ('make pascal' on a GPU machine checks them)"
+	@if [ -x build/pascal/sync ]; then \
+	    echo "$(LESSON): compute_60 programs in build/pascal/; no GPU here to run them ('make pascal' on a GPU machine checks them)"; \
+	else exit 2; fi
 else
 	$(Q)$(MAKE) --no-print-directory PASCAL=1 check
 endif
@@ -244,7 +246,7 @@ help:
 	@echo "  bench   run the lesson's benchmark, if it has one"
 	@echo "  pascal  build compute_60 PTX with CUDA 11.8 or 12.x into build/pascal/ and,"
 	@echo "          with a GPU, check it: the pre-Volta paths, JIT-compiled by the driver"
-	@echo "  clean   remove $(BUILD)/"
+	@echo "  clean   remove build/ (every build: GPU, warpsim and build/pascal/)"
 
 .PHONY: FORCE
 FORCE:

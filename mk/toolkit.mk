@@ -135,7 +135,7 @@ GCC_MAJOR := $(call major_of,$(shell gcc -dumpfullversion 2>/dev/null))
 ifeq ($(NVCC_MAJOR),11)
   ifneq ($(call ge,$(GCC_MAJOR),12),)
     CCBIN ?= $(if $(shell command -v clang++-14 2>/dev/null),clang++-14)
-    ifeq ($(CCBIN),)
+    ifeq ($(CCBIN)$(ARCH_ERROR),)
       ARCH_ERROR := CUDA $(NVCC_VERSION) refuses gcc $(GCC_MAJOR); install clang-14 (apt-get install clang-14) or give CCBIN=g++-11
     endif
   endif
