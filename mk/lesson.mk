@@ -121,7 +121,13 @@ ifeq ($(CHECK_TARGET),gpu)
 else
   CHECK_DIR := $(EMU_BUILD)
 endif
-ifneq ($(filter gpu emu,$(CHECK_TARGET)),)
+# On the GPU the checkers also run the lesson's other programs (cg.cu,
+# cub_ref.cu, ...): `make check` builds all that `make` builds. Without a
+# toolkit, programs already in $(BUILD)/ (say, build/pascal/ built on
+# another machine) are used as they are.
+ifeq ($(CHECK_TARGET),gpu)
+  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(if $(HAVE_NVCC),$(GPU_BINS),$(wildcard $(GPU_BINS))))
+else ifeq ($(CHECK_TARGET),emu)
   CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(CHECK_DIR)/sync $(CHECK_DIR)/legacy)
 else
   CHECK_BINS :=

@@ -238,9 +238,6 @@ expect_wrong() {
     diag_output 12
 }
 
-# expect_hang WHAT CMD...: a program whose bug is a hang. ok when its own
-# watchdog caught it (exit 3 and a "HANG detected" line); not ok when it
-# finished, or hung until the checker's timeout stopped it.
 # expect_its_bug SUBJECT BUG CMD...: a legacy bug that needs independent
 # thread scheduling to show. On the Volta-and-newer path (and on warpsim's
 # its model) it is `expect_wrong "SUBJECT BUG"`. On the pre-Volta path
@@ -256,6 +253,9 @@ expect_its_bug() {
     fi
 }
 
+# expect_hang WHAT CMD...: a program whose bug is a hang. ok when its own
+# watchdog caught it (exit 3 and a "HANG detected" line); not ok when it
+# finished, or hung until the checker's timeout stopped it.
 expect_hang() {
     local what=$1; shift
     run_bounded "$@"
