@@ -41,7 +41,18 @@ setup() {
     assert_line --regexp '^# path: pre-Volta fallback \(__CUDA_ARCH__ 600\)'
     assert_line --regexp '^ok [0-9]+ - legacy: tree: right on the pre-Volta path, where the warp stays in lockstep as on Pascal'
     assert_line --regexp '^ok [0-9]+ - legacy: shfl: right on the pre-Volta path'
+    assert_line --regexp '^# legacy: tree n=2M jitter=0ns: matched the CPU .*; lockstep, as on Pascal, made it right; that is still not correctness$'
+    refute_line --partial 'that is luck'
     refute_line --partial 'not ok'
+}
+
+@test "on the pre-Volta path a subject ending in a colon is named with one colon" {
+    SANITIZER=none DEMO="tree converged" run "$REPO/lessons/03-syncwarp-races/check.sh" \
+        --target gpu --sync "$FIXTURES/pre-volta.sh" --legacy "$FIXTURES/pre-volta.sh"
+    echo "$output"
+    assert_line --regexp '^ok [0-9]+ - legacy: tree: right on the pre-Volta path'
+    assert_line --regexp '^ok [0-9]+ - legacy: converged: right on the pre-Volta path'
+    refute_line --partial '::'
 }
 
 @test "on the Volta-and-newer path the same always-right legacy is not ok" {
