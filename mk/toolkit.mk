@@ -68,7 +68,11 @@ gencodes = $(foreach a,$(1),-gencode arch=compute_$(a),code=sm_$(a)) \
            -gencode arch=compute_$(lastword $(1)),code=compute_$(lastword $(1))
 ifneq ($(GENCODE),)
   ARCH_FLAGS := $(GENCODE)
-  ARCH_FLAGS_70 := $(GENCODE)
+  # The newest compute capability GENCODE names ("-arch=all-major" names none):
+  # below 7.0, the programs that need 7.0 are left out, as with SM=60.
+  GENCODE_MAX := $(lastword $(shell echo '$(GENCODE)' | grep -oE '(compute|sm)_[0-9]+' \
+                   | sed 's/.*_//' | sort -n))
+  ARCH_FLAGS_70 := $(if $(GENCODE_MAX),$(if $(call ge,$(GENCODE_MAX),70),$(GENCODE)),$(GENCODE))
   ARCH_WHAT := $(GENCODE)
 else ifeq ($(PASCAL),1)
   ARCH_FLAGS := -gencode arch=compute_60,code=compute_60

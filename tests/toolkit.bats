@@ -213,6 +213,20 @@ have_old_nvcc() {
     refute_output --partial 'bench'
 }
 
+@test "GENCODE naming only GPUs older than 7.0 leaves out the programs that need 7.0" {
+    run lmake "$L4" -n NVCC="$FAKE/nvcc-12.4" \
+        GENCODE="-gencode arch=compute_60,code=sm_60 -gencode arch=compute_60,code=compute_60"
+    assert_success
+    assert_output --partial '-o build/sync-fallback'
+    refute_output --partial 'bench'
+    run lmake "$L4" -n NVCC="$FAKE/nvcc-12.4" GENCODE="-gencode arch=compute_70,code=sm_70"
+    assert_success
+    assert_line --regexp ' -gencode arch=compute_70,code=sm_70 .*-o build/bench$'
+    run lmake "$L4" -n NVCC="$FAKE/nvcc-13.0" GENCODE=-arch=all-major
+    assert_success
+    assert_line --regexp ' -arch=all-major .*-o build/bench$'
+}
+
 @test "PASCAL=1 with CUDA 12.4: compute_60 PTX only, into build/pascal/" {
     run lmake "$L1" -n PASCAL=1 NVCC="$FAKE/nvcc-12.4"
     assert_success
