@@ -122,7 +122,7 @@ done
     echo "# host: $(uname -sm), $(nproc) CPUs; gcc $(gcc -dumpfullversion 2>/dev/null)"
     echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "# commit: ${COMMIT:-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
-    echo "# CUDA 11.8 builds what make pascal builds (sm_60 SASS and compute_60 PTX);"
+    echo "# CUDA 11.8 builds the programs make pascal builds, as sm_60 SASS and compute_60 PTX;"
     echo "# CUDA 13 builds every program for every major architecture (-arch=all-major)."
     echo "# Each line: lesson, toolkit, target, ok and build time, the programs, each"
     echo "# checked with the toolkit's cuobjdump to hold the SASS and PTX asked for."

@@ -411,3 +411,29 @@ sources_state() {
     assert_success
     assert_line --regexp '^ +--path +print which code path'
 }
+
+@test "compat.sh: --help lists its settings; no CUDA 11.8 or no CUDA 13 is one line and exit 2" {
+    run "$R/scripts/compat.sh" --help
+    assert_success
+    assert_output --partial 'CUDA11=/path/to/nvcc'
+    run --separate-stderr env CUDA11=/nonexistent/nvcc "$R/scripts/compat.sh" "$L1"
+    assert_equal "$status" 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_equal "${stderr_lines[0]}" "compat.sh: CUDA 11.8 not found (/nonexistent/nvcc is not a CUDA nvcc); scripts/get-cuda-11.8.sh installs it (1.6 GB), or CUDA11=/path/to/nvcc"
+    run --separate-stderr env CUDA11="$FAKE/nvcc-11.8" CUDA13="$FAKE/nvcc-12.4" "$R/scripts/compat.sh" "$L1"
+    assert_equal "$status" 2
+    assert_equal "${stderr_lines[0]}" "compat.sh: CUDA 13 not found (nvcc in PATH is 12.4); give CUDA13=/path/to/nvcc"
+}
+
+@test "make compat builds a lesson with CUDA 11.8 and CUDA 13 and records a line for each" {
+    have_old_nvcc || skip "CUDA 11.8 not installed in $OLD_NVCC (scripts/get-cuda-11.8.sh)"
+    [[ $(nvcc --version 2>/dev/null) == *"release 13."* ]] || skip "no CUDA 13 nvcc in PATH"
+    run env OUT="$BATS_TEST_TMPDIR/compat.txt" "$R/scripts/compat.sh" "$L4"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^04-match-any +CUDA 11\.8 +sm_60 \+ compute_60 PTX +ok .* legacy sync sync-fallback +\['
+    assert_line --regexp '^04-match-any +CUDA 13\.[0-9]+ +every major architecture +ok .* bench legacy sync sync-fallback +\['
+    run cat "$BATS_TEST_TMPDIR/compat.txt"
+    assert_line --regexp '^# CUDA 11\.8: release 11\.8'
+    assert_line '# all 2 builds ok'
+}
