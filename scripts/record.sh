@@ -13,6 +13,7 @@ kind=gpu
 [ "${PASCAL:-0}" = 1 ] && kind=compute_60
 status=0
 for dir in "$@"; do
+    dir=${dir%/}
     name=$(basename "$dir")
     if [ "$kind" = compute_60 ]; then
         BUILT="$dir/build/pascal/sync" "$here/transcript.sh" "$out/$name.$kind.txt" \

@@ -14,7 +14,12 @@ shift
 gpu=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -n 1)
 nvcc_v=$(nvcc --version 2>/dev/null | sed -n 's/^Cuda compilation tools, //p')
 san=$(compute-sanitizer --version 2>/dev/null | sed -n 's/^Version //p' | head -n 1)
+# A tree that differs from its commit says so: the commit alone would not
+# name the code that ran.
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+if [ -z "${COMMIT:-}" ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit, with uncommitted changes"
+fi
 
 # built_with PROGRAM: "PTX ISA 7.8 (CUDA 11.8) for compute_60, no SASS" and
 # the like, read from the program's embedded device code.
