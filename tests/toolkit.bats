@@ -407,6 +407,8 @@ sources_state() {
         assert_success
         assert_line --regexp '^path: Volta and newer, on warpsim'
     done
+    # The line docs/pages/gpus.md shows is the program's, word for word.
+    grep -qxF -- "$output" "$R/docs/pages/gpus.md" || fail "docs/pages/gpus.md does not show: $output"
     run "$L1/build/emu/sync" --help
     assert_success
     assert_line --regexp '^ +--path +print which code path'
