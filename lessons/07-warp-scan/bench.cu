@@ -1,0 +1,671 @@
+/*
+ * bench.cu - lesson 07's benchmark: the lesson's block scan against
+ * cub::BlockScan, and device-wide inclusive scans of int32 built from it
+ * against cub::DeviceScan::InclusiveSum, on the same GPU in the same run.
+ * GPU only. bench.sh runs it for `make bench` and turns its CSV into a
+ * table and a plot.
+ *
+ * Build:  make                    (nvcc -I../../include bench.cu -o build/bench)
+ * Run:    build/bench             sizes 2^24, 2^26, 2^28, 2^30 (8 GiB of GPU memory)
+ *         build/bench -n 256M -l 1      2^28 only
+ *         build/bench -V 1 -n 1M -l 1   check every kernel and setting, no timing
+ *
+ * What is timed (each result is checked against the CPU first, output
+ * poisoned before; then warm-up runs and -r runs timed one by one with CUDA
+ * events, the median reported; before each timed run a kernel reads a
+ * buffer twice the size of the L2 cache, outside the timed interval, so that
+ * no run finds its data in L2):
+ *
+ * table "block", the block scan alone and in a tile kernel:
+ *   repeat-*   each block of -b threads scans one int per thread 32 times
+ *              in a row (registers and shared memory only), then stores:
+ *              the cost of the block scan itself. lesson: sync.cu's
+ *              block_scan; cub-raking, cub-warpscans: cub::BlockScan's
+ *              InclusiveSum with BLOCK_SCAN_RAKING (its default) and
+ *              BLOCK_SCAN_WARP_SCANS. The temporary storage of both is
+ *              double-buffered, so no extra barrier separates the scans.
+ *   tile-*     each block loads a tile of threads x items ints (16-byte
+ *              loads, items consecutive ints per thread), scans each thread's
+ *              items, block-scans the threads' totals, and stores the tile's
+ *              inclusive scan: independent tiles, memory bound.
+ * table "device", one inclusive scan of all n:
+ *   cub              cub::DeviceScan::InclusiveSum (single pass, decoupled
+ *                    look-back), its temporary storage allocated once
+ *   reduce-then-scan the lesson's three passes: tile sums; one block scans
+ *                    the tile sums; each tile scanned again with its prefix
+ *                    (reads the input twice: 12 bytes moved per int)
+ *   lookback         the lesson's single pass: tiles in the order of an
+ *                    atomic ticket; each tile publishes its sum, then looks
+ *                    back over its predecessors' published values with one
+ *                    warp until one of them holds an inclusive prefix
+ *                    (Merrill and Garland's decoupled look-back); 8 bytes
+ *                    moved per int, as CUB
+ *   memcpy           cudaMemcpy of the 4n bytes, device to device: what
+ *                    reading and writing each int once costs here
+ * GB/s counts 8 bytes per int (one read, one write), for every method.
+ *
+ * Output: CSV on stdout, one header line, then rows
+ *   table,gpu,n,bytes,method,setting,threads,items,ms,gbps,pct_peak,
+ *   ratio_cub,check,peak_gbps
+ * ratio_cub is the CUB time over this time (above 1: faster than CUB): in
+ * the block table against the faster of the two cub::BlockScan algorithms
+ * of the same kind, in the device table against DeviceScan. setting is
+ * "default" or "sweep" (the sweep over threads and items at the size
+ * nearest 2^28). Datasheet DRAM bandwidth from the GPU's name: H200
+ * 4.8 TB/s, H100 SXM 3.35 TB/s (-P sets it). Progress goes to stderr.
+ * Exit status: 0 every result right, 1 one was wrong, 2 bad usage, 77 no GPU.
+ */
+#include "bench.h"
+#include "sync.cu"
+
+#include <cub/cub.cuh>
+
+/* ---- the lesson's kernels -------------------------------------------- */
+
+/* items consecutive ints from in[base..], with 16-byte loads where the whole
+ * run lies before n; 0 past n. base is a multiple of 4. */
+template <int ITEMS>
+__device__ __forceinline__ void load_items(const int *in, long long base,
+                                           long long n, int (&x)[ITEMS])
+{
+    if (base + ITEMS <= n) {
+        const int4 *p = (const int4 *)(in + base);
+#pragma unroll
+        for (int q = 0; q < ITEMS / 4; q++) {
+            int4 v = p[q];
+            x[4 * q] = v.x; x[4 * q + 1] = v.y; x[4 * q + 2] = v.z; x[4 * q + 3] = v.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            x[j] = base + j < n ? in[base + j] : 0;
+    }
+}
+
+template <int ITEMS>
+__device__ __forceinline__ void store_items(int *out, long long base, long long n,
+                                            const int (&x)[ITEMS])
+{
+    if (base + ITEMS <= n) {
+        int4 *p = (int4 *)(out + base);
+#pragma unroll
+        for (int q = 0; q < ITEMS / 4; q++)
+            p[q] = make_int4(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < ITEMS; j++)
+            if (base + j < n)
+                out[base + j] = x[j];
+    }
+}
+
+/* Inclusive scan of a thread's items, in place; returns their sum. */
+template <int ITEMS>
+__device__ __forceinline__ int thread_scan(int (&x)[ITEMS])
+{
+#pragma unroll
+    for (int j = 1; j < ITEMS; j++)
+        x[j] += x[j - 1];
+    return x[ITEMS - 1];
+}
+
+/* How each tile kernel gets the sum of the threads' totals before it. */
+enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS };
+
+template <int THREADS, int HOW>
+struct block_prefix {
+    typedef cub::BlockScan<int, THREADS, HOW == BY_CUB_WARPSCANS ? cub::BLOCK_SCAN_WARP_SCANS
+                                                                 : cub::BLOCK_SCAN_RAKING> cub_scan;
+    union storage {
+        int totals[32];
+        typename cub_scan::TempStorage cub;
+    };
+    /* The exclusive block scan of t (the sum of the threads before). */
+    static __device__ __forceinline__ int exclusive(int t, storage &s)
+    {
+        if (HOW == BY_LESSON)
+            return block_scan(t, s.totals) - t;
+        int ex;
+        cub_scan(s.cub).ExclusiveSum(t, ex);
+        return ex;
+    }
+    static __device__ __forceinline__ int inclusive(int t, storage &s)
+    {
+        if (HOW == BY_LESSON)
+            return block_scan(t, s.totals);
+        int inc;
+        cub_scan(s.cub).InclusiveSum(t, inc);
+        return inc;
+    }
+};
+
+/* repeat-*: 32 block scans in a row of one int per thread. The storage is
+ * double-buffered: each scan holds a barrier, which orders the scan two
+ * before it (same buffer) against this one. */
+#define REPEATS 32
+template <int THREADS, int HOW>
+__global__ void __launch_bounds__(THREADS) repeat_scan(const int *in, int *out)
+{
+    typedef block_prefix<THREADS, HOW> P;
+    __shared__ typename P::storage s[2];
+    long long i = (long long)blockIdx.x * THREADS + threadIdx.x;
+    int v = in[i];
+#pragma unroll 1
+    for (int r = 0; r < REPEATS; r++)
+        v = P::inclusive(v, s[r & 1]) & 0xffff;  /* keep the values small */
+    out[i] = v;
+}
+
+/* tile-*: each tile's inclusive scan, tiles independent. */
+template <int THREADS, int ITEMS, int HOW>
+__global__ void __launch_bounds__(THREADS) tile_scan(const int *__restrict__ in, int *out,
+                                                     long long n)
+{
+    typedef block_prefix<THREADS, HOW> P;
+    __shared__ typename P::storage s;
+    long long base = ((long long)blockIdx.x * THREADS + threadIdx.x) * ITEMS;
+    int x[ITEMS];
+    load_items<ITEMS>(in, base, n, x);
+    int t = thread_scan<ITEMS>(x);
+    int before = P::exclusive(t, s);
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+        x[j] += before;
+    store_items<ITEMS>(out, base, n, x);
+}
+
+/* reduce-then-scan, pass 1: sums[b] is tile b's sum. */
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS) tile_sums(const int *__restrict__ in, long long n,
+                                                     int *sums)
+{
+    __shared__ int totals[32];
+    long long base = ((long long)blockIdx.x * THREADS + threadIdx.x) * ITEMS;
+    int x[ITEMS];
+    load_items<ITEMS>(in, base, n, x);
+    int t = 0;
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+        t += x[j];
+    t = block_scan(t, totals);
+    if (threadIdx.x == THREADS - 1)
+        sums[blockIdx.x] = t;
+}
+
+/* Pass 2, one block of 1024 threads: sums[0..count) becomes its exclusive
+ * scan, 4096 at a time, with the running total carried between rounds
+ * (double-buffered, like the block scan's storage). */
+__global__ void __launch_bounds__(1024) scan_sums(int *sums, long long count)
+{
+    __shared__ int totals[2][32];
+    __shared__ int carry[2];
+    int c = 0;
+    long long start;
+    int r = 0;
+    for (start = 0; start < count; start += 4096, r ^= 1) {
+        long long base = start + (long long)threadIdx.x * 4;
+        int x[4], v[4];
+        load_items<4>(sums, base, count, x);
+        for (int j = 0; j < 4; j++)
+            v[j] = x[j];
+        int t = thread_scan<4>(x);
+        int inc = block_scan(t, totals[r]);
+        for (int j = 0; j < 4; j++)
+            x[j] = c + inc - t + x[j] - v[j];   /* exclusive */
+        store_items<4>(sums, base, count, x);
+        if (threadIdx.x == 1023)
+            carry[r] = c + inc;
+        __syncthreads();
+        c = carry[r];
+    }
+}
+
+/* Pass 3: each tile's inclusive scan plus prefixes[b], the sum of the tiles
+ * before it. */
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS) tile_scan_with(const int *__restrict__ in, int *out,
+                                                          long long n, const int *prefixes)
+{
+    __shared__ int totals[32];
+    long long base = ((long long)blockIdx.x * THREADS + threadIdx.x) * ITEMS;
+    int x[ITEMS];
+    load_items<ITEMS>(in, base, n, x);
+    int t = thread_scan<ITEMS>(x);
+    int before = block_scan(t, totals) - t + prefixes[blockIdx.x];
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+        x[j] += before;
+    store_items<ITEMS>(out, base, n, x);
+}
+
+/* lookback: a tile's status word, published with one 64-bit store so that
+ * the flag and the value travel together (no fence between them needed). */
+enum { ST_NONE = 0, ST_SUM = 1, ST_PREFIX = 2 };
+__device__ __forceinline__ void publish(unsigned long long *status, long long tile,
+                                        unsigned flag, int value)
+{
+    *(volatile unsigned long long *)&status[tile] =
+        ((unsigned long long)flag << 32) | (unsigned)value;
+}
+
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS) scan_lookback(const int *__restrict__ in, int *out,
+                                                         long long n,
+                                                         unsigned long long *status,
+                                                         unsigned *ticket)
+{
+    __shared__ int totals[32];
+    __shared__ int prefix;
+    __shared__ unsigned my_tile;
+    int lane = LANE(), warp = WARP_IN_BLOCK();
+    /* Tiles in the order blocks start: every tile a block waits on belongs
+     * to a block that has already started, so the wait ends. */
+    if (threadIdx.x == 0)
+        my_tile = atomicAdd(ticket, 1u);
+    __syncthreads();
+    long long tile = my_tile;
+    long long base = (tile * THREADS + threadIdx.x) * ITEMS;
+    int x[ITEMS];
+    load_items<ITEMS>(in, base, n, x);
+    int t = thread_scan<ITEMS>(x);
+    int inc = block_scan(t, totals);
+    if (warp == THREADS / 32 - 1) {
+        /* The last warp holds the tile's sum in lane 31 and looks back. */
+        int sum = __shfl_sync(FULL_MASK, inc, 31), before = 0;
+        if (lane == 0)
+            publish(status, tile, tile == 0 ? ST_PREFIX : ST_SUM, sum);
+        if (tile > 0) {
+            long long top = tile - 1;
+            for (;;) {
+                long long p = top - lane;
+                unsigned long long w;
+                do {
+                    w = p >= 0 ? *(volatile unsigned long long *)&status[p]
+                               : (unsigned long long)ST_PREFIX << 32;
+                } while (__any_sync(FULL_MASK, (unsigned)(w >> 32) == ST_NONE));
+                /* The nearest predecessor with a prefix ends the look-back;
+                 * add the values of the lanes up to it. */
+                unsigned done = __ballot_sync(FULL_MASK, (unsigned)(w >> 32) == ST_PREFIX);
+                int last = done ? __ffs(done) - 1 : 31;
+                int v = lane <= last ? (int)(unsigned)w : 0;
+                for (int o = 16; o > 0; o /= 2)
+                    v += __shfl_xor_sync(FULL_MASK, v, o);
+                before += v;
+                if (done)
+                    break;
+                top -= 32;
+            }
+            if (lane == 0)
+                publish(status, tile, ST_PREFIX, before + sum);
+        }
+        if (lane == 0)
+            prefix = before;
+    }
+    __syncthreads();
+    int add = prefix + inc - t;
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+        x[j] += add;
+    store_items<ITEMS>(out, base, n, x);
+}
+
+/* ---- settings: each (threads, items) pair is its own instantiation ---- */
+
+typedef void (*tile_fn)(const int *, int *, long long);
+typedef void (*sums_fn)(const int *, long long, int *);
+typedef void (*with_fn)(const int *, int *, long long, const int *);
+typedef void (*look_fn)(const int *, int *, long long, unsigned long long *, unsigned *);
+typedef void (*repeat_fn)(const int *, int *);
+
+struct setting {
+    int threads, items;
+    tile_fn tile[3];
+    sums_fn sums;
+    with_fn with;
+    look_fn look;
+};
+
+#define SETTING(T, I)                                                            \
+    { T, I, { tile_scan<T, I, BY_LESSON>, tile_scan<T, I, BY_CUB_RAKING>,        \
+              tile_scan<T, I, BY_CUB_WARPSCANS> },                               \
+      tile_sums<T, I>, tile_scan_with<T, I>, scan_lookback<T, I> }
+static const setting settings[] = {
+    SETTING(256, 16),   /* the default: first */
+    SETTING(128, 16), SETTING(512, 16), SETTING(128, 8), SETTING(256, 8),
+    SETTING(512, 8), SETTING(1024, 8), SETTING(256, 4),
+};
+#define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
+
+struct repeat_setting { int threads; repeat_fn fn[3]; };
+#define REPEAT(T) { T, { repeat_scan<T, BY_LESSON>, repeat_scan<T, BY_CUB_RAKING>, \
+                         repeat_scan<T, BY_CUB_WARPSCANS> } }
+static const repeat_setting repeats[] = { REPEAT(256), REPEAT(128), REPEAT(512), REPEAT(1024) };
+static const char *how_name[] = { "lesson", "cub-raking", "cub-warpscans" };
+
+/* ---- host side --------------------------------------------------------- */
+
+struct bufs {
+    int *in, *out, *sums;
+    unsigned long long *status;
+    unsigned *ticket;
+    void *cub_tmp;
+    size_t cub_bytes;
+    int4 *scrub;
+    long long scrub_n4;
+    int *sink;
+};
+
+static double datasheet_gbps(const char *name)
+{
+    if (strstr(name, "H200"))
+        return 4800;
+    if (strstr(name, "H100")) {
+        if (strstr(name, "PCIe"))
+            return 2000;
+        if (strstr(name, "NVL"))
+            return 3900;
+        if (strstr(name, "SXM") || strstr(name, "HBM3"))
+            return 3350;
+    }
+    return 0;
+}
+
+/* Reads the scrub buffer (twice the L2), so that L2 holds none of the data. */
+__global__ void scrub_l2(const int4 *buf, long long n4, int *sink)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long stride = (long long)gridDim.x * blockDim.x;
+    int x = 0;
+    for (; i < n4; i += stride) {
+        int4 v = buf[i];
+        x ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (x == 0x7fffffff)
+        *sink = x;
+}
+
+enum { M_CUB, M_RTS, M_LOOK, M_COPY };
+static const char *device_name[] = { "cub", "reduce-then-scan", "lookback", "memcpy" };
+
+static long long tiles_of(long long n, int tile)
+{
+    return (n + tile - 1) / tile;
+}
+
+/* One device-wide scan of b->in[0..n) into b->out by method m. */
+static void device_run(int m, const setting *s, const bufs *b, long long n)
+{
+    int tile = s->threads * s->items;
+    long long tiles = tiles_of(n, tile);
+    switch (m) {
+    case M_CUB: {
+        size_t bytes = b->cub_bytes;
+        CUDA_CHECK(cub::DeviceScan::InclusiveSum(b->cub_tmp, bytes, b->in, b->out, (int)n));
+        break;
+    }
+    case M_RTS:
+        s->sums<<<(unsigned)tiles, s->threads>>>(b->in, n, b->sums);
+        scan_sums<<<1, 1024>>>(b->sums, tiles);
+        s->with<<<(unsigned)tiles, s->threads>>>(b->in, b->out, n, b->sums);
+        break;
+    case M_LOOK:
+        CUDA_CHECK(cudaMemsetAsync(b->status, 0, (size_t)tiles * sizeof *b->status));
+        CUDA_CHECK(cudaMemsetAsync(b->ticket, 0, sizeof *b->ticket));
+        s->look<<<(unsigned)tiles, s->threads>>>(b->in, b->out, n, b->status, b->ticket);
+        break;
+    case M_COPY:
+        CUDA_CHECK(cudaMemcpyAsync(b->out, b->in, (size_t)n * sizeof(int),
+                                   cudaMemcpyDeviceToDevice));
+        break;
+    }
+    CUDA_CHECK(cudaGetLastError());
+}
+
+/* The median time of `reps` runs of run(), each after an L2 scrub. */
+template <class F>
+static float median_ms(const bufs *b, int reps, F run)
+{
+    static float t[BENCH_MAX_REPS];
+    cudaEvent_t e0, e1;
+    int i;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    for (i = 0; i < 3; i++)
+        run();
+    for (i = 0; i < reps; i++) {
+        scrub_l2<<<1024, 256>>>(b->scrub, b->scrub_n4, b->sink);
+        CUDA_CHECK(cudaEventRecord(e0, 0));
+        run();
+        CUDA_CHECK(cudaEventRecord(e1, 0));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        CUDA_CHECK(cudaEventElapsedTime(&t[i], e0, e1));
+    }
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    return bench_median(t, reps);
+}
+
+/* Compares out[0..n) with want; prints the first difference. */
+static int same(const int *want, const bufs *b, int *got, long long n, const char *what)
+{
+    long long i;
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(got, b->out, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+    for (i = 0; i < n; i++)
+        if (want[i] != got[i]) {
+            fprintf(stderr, "bench: %s n=%lld: WRONG at %lld: expected %d got %d\n", what, n,
+                    i, want[i], got[i]);
+            return 0;
+        }
+    return 1;
+}
+
+static const char *gpu_name = "";
+static double peak = 0;
+
+static void row(const char *table, long long n, const char *method, const char *set,
+                int threads, int items, float ms, double cub_ms, int ok, int bandwidth)
+{
+    double gbps = bench_gbps(8.0 * (double)n, ms);
+    char g[32] = "", pct[32] = "", ratio[32] = "", pk[32] = "";
+    if (bandwidth) {
+        snprintf(g, sizeof g, "%.1f", gbps);
+        if (peak > 0)
+            snprintf(pct, sizeof pct, "%.1f", 100.0 * gbps / peak);
+    }
+    if (cub_ms > 0)
+        snprintf(ratio, sizeof ratio, "%.3f", cub_ms / ms);
+    if (peak > 0)
+        snprintf(pk, sizeof pk, "%.0f", peak);
+    printf("%s,%s,%lld,%lld,%s,%s,%d,%d,%.4f,%s,%s,%s,%s,%s\n", table, gpu_name, n, 8 * n,
+           method, set, threads, items, ms, g, pct, ratio, ok ? "ok" : "WRONG", pk);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    long long n = 1LL << 30, levels = 4, reps = 20, verify = 0, peak_opt = 0, sweep = 1;
+    lesson_option options[] = {
+        { 'n', "size", "N", &n, 4096, 1LL << 30, "the largest size (ints)" },
+        { 'l', "levels", "L", &levels, 1, 8, "sizes: N, N/4, N/16, ... (L of them)" },
+        { 'r', "reps", "R", &reps, 1, BENCH_MAX_REPS, "timed runs per measurement" },
+        { 'V', "verify", "V", &verify, 0, 1, "1: check every kernel and setting, time nothing" },
+        { 'S', "sweep", "S", &sweep, 0, 1, "1: the sweep over threads and items at 2^28" },
+        { 'P', "peak", "GBPS", &peak_opt, 0, 100000,
+          "datasheet DRAM bandwidth in GB/s (0: from the GPU's name)" },
+    };
+    static const char *no_variants[] = { "all: every method, see the comment at the top of bench.cu" };
+    lesson_program program = { "bench.cu",
+        "Lesson 07's benchmark: the lesson's block scan against cub::BlockScan,\n"
+        "and device-wide inclusive scans of int32 against\n"
+        "cub::DeviceScan::InclusiveSum. CSV on stdout, progress on stderr.",
+        no_variants, 1, options, (int)(sizeof options / sizeof options[0]) };
+    struct cudaDeviceProp prop;
+    bufs b;
+    int *in, *want, *got, lv, ok = 1, m, k, h;
+    long long sizes[8], i, sweep_n = 0;
+
+    lesson_parse(argc, argv, &program);
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    if (prop.major < 7)
+        lesson_fail(LESSON_USAGE, "the benchmark needs compute capability 7.0 or newer");
+    gpu_name = prop.name;
+    peak = peak_opt > 0 ? (double)peak_opt : datasheet_gbps(prop.name);
+    for (lv = 0; lv < levels; lv++)
+        sizes[levels - 1 - lv] = n >> (2 * lv);
+    for (lv = 0; lv < levels; lv++)
+        if (sweep_n == 0 || llabs(sizes[lv] - (1LL << 28)) < llabs(sweep_n - (1LL << 28)))
+            sweep_n = sizes[lv];
+
+    b.in = (int *)lesson_device_alloc((size_t)n * sizeof(int), "the input");
+    b.out = (int *)lesson_device_alloc((size_t)n * sizeof(int), "the output");
+    b.sums = (int *)lesson_device_alloc((size_t)tiles_of(n, 512) * sizeof(int), "the tile sums");
+    b.status = (unsigned long long *)lesson_device_alloc(
+        (size_t)tiles_of(n, 512) * sizeof(unsigned long long), "the tile status");
+    b.ticket = (unsigned *)lesson_device_alloc(sizeof(unsigned), "the ticket");
+    b.sink = (int *)lesson_device_alloc(sizeof(int), "the sink");
+    b.scrub_n4 = 2LL * prop.l2CacheSize / 16;
+    b.scrub = (int4 *)lesson_device_alloc((size_t)b.scrub_n4 * 16, "the L2 scrub buffer");
+    CUDA_CHECK(cudaMemset(b.scrub, 0, (size_t)b.scrub_n4 * 16));
+    b.cub_tmp = NULL;
+    b.cub_bytes = 0;
+    CUDA_CHECK(cub::DeviceScan::InclusiveSum(b.cub_tmp, b.cub_bytes, b.in, b.out, (int)n));
+    b.cub_tmp = lesson_device_alloc(b.cub_bytes, "CUB's temporary storage");
+    in = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the input");
+    want = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the reference");
+    got = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the output");
+    lesson_random_ints(in, n, 1, 100);
+    CUDA_CHECK(cudaMemcpy(b.in, in, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+    fprintf(stderr, "bench: %s, %d SMs, L2 %d MiB; datasheet DRAM bandwidth %s GB/s\n",
+            prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
+            peak > 0 ? "known" : "unknown");
+
+    printf("table,gpu,n,bytes,method,setting,threads,items,ms,gbps,pct_peak,ratio_cub,"
+           "check,peak_gbps\n");
+
+    /* ---- block table: repeat-* at 2^24 ints, tile-* at the sweep size -- */
+    {
+        long long rn = n < (1LL << 24) ? n : 1LL << 24;
+        int nrep = (int)(sizeof repeats / sizeof repeats[0]);
+        for (k = 0; k < nrep; k++) {
+            const repeat_setting *r = &repeats[k];
+            long long blocks = rn / r->threads, count = blocks * r->threads;
+            float ms[3];
+            if (k > 0 && !sweep)
+                break;
+            /* CPU: 32 inclusive block scans, each result cut to 16 bits. */
+            for (i = 0; i < count; i += r->threads) {
+                long long j;
+                int rep;
+                for (j = 0; j < r->threads; j++)
+                    want[i + j] = in[i + j];
+                for (rep = 0; rep < REPEATS; rep++) {
+                    unsigned s = 0;
+                    for (j = 0; j < r->threads; j++) {
+                        s += (unsigned)want[i + j];
+                        want[i + j] = (int)(s & 0xffff);
+                    }
+                }
+            }
+            for (h = 0; h < 3; h++) {
+                int right;
+                CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)count * sizeof(int)));
+                r->fn[h]<<<(unsigned)blocks, r->threads>>>(b.in, b.out);
+                CUDA_CHECK(cudaGetLastError());
+                right = same(want, &b, got, count, how_name[h]);
+                ok &= right;
+                ms[h] = verify ? 0 : median_ms(&b, (int)reps, [&] {
+                    r->fn[h]<<<(unsigned)blocks, r->threads>>>(b.in, b.out);
+                });
+                if (verify)
+                    continue;
+                bench_progress(h + 1, 3, "repeat %s, %d threads", how_name[h], r->threads);
+            }
+            if (!verify) {
+                double best = ms[1] < ms[2] ? ms[1] : ms[2];
+                for (h = 0; h < 3; h++) {
+                    char method[32];
+                    snprintf(method, sizeof method, "repeat-%s", how_name[h]);
+                    row("block", count, method, k == 0 ? "default" : "sweep", r->threads, 1,
+                        ms[h], best, 1, 0);
+                }
+            }
+        }
+        for (k = 0; k < NSETTINGS; k++) {
+            const setting *s = &settings[k];
+            int tile = s->threads * s->items;
+            float ms[3];
+            if (k > 0 && !sweep)
+                break;
+            for (i = 0; i < sweep_n; i += tile) {
+                unsigned sum = 0;
+                long long j;
+                for (j = i; j < i + tile && j < sweep_n; j++) {
+                    sum += (unsigned)in[j];
+                    want[j] = (int)sum;
+                }
+            }
+            for (h = 0; h < 3; h++) {
+                CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sweep_n * sizeof(int)));
+                s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
+                CUDA_CHECK(cudaGetLastError());
+                ok &= same(want, &b, got, sweep_n, how_name[h]);
+                ms[h] = verify ? 0 : median_ms(&b, (int)reps, [&] {
+                    s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
+                });
+            }
+            if (!verify) {
+                double best = ms[1] < ms[2] ? ms[1] : ms[2];
+                bench_progress(k + 1, NSETTINGS, "tile scans, %d threads x %d items",
+                               s->threads, s->items);
+                for (h = 0; h < 3; h++) {
+                    char method[32];
+                    snprintf(method, sizeof method, "tile-%s", how_name[h]);
+                    row("block", sweep_n, method, k == 0 ? "default" : "sweep", s->threads,
+                        s->items, ms[h], best, 1, 1);
+                }
+            }
+        }
+    }
+
+    /* ---- device table ---------------------------------------------------- */
+    for (lv = 0; lv < levels; lv++) {
+        long long sn = sizes[lv];
+        unsigned sum = 0;
+        float cub_ms = 0;
+        for (i = 0; i < sn; i++) {
+            sum += (unsigned)in[i];
+            want[i] = (int)sum;
+        }
+        for (m = M_CUB; m <= M_COPY; m++) {
+            int nset = (m == M_RTS || m == M_LOOK) && sweep && sn == sweep_n ? NSETTINGS : 1;
+            for (k = 0; k < nset; k++) {
+                const setting *s = &settings[k];
+                int right = 1;
+                float ms;
+                CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sn * sizeof(int)));
+                device_run(m, s, &b, sn);
+                if (m != M_COPY) {
+                    right = same(want, &b, got, sn, device_name[m]);
+                } else {
+                    CUDA_CHECK(cudaDeviceSynchronize());
+                }
+                ok &= right;
+                if (verify)
+                    continue;
+                ms = median_ms(&b, (int)reps, [&] { device_run(m, s, &b, sn); });
+                if (m == M_CUB)
+                    cub_ms = ms;
+                row("device", sn, device_name[m], k == 0 ? "default" : "sweep",
+                    m == M_RTS || m == M_LOOK ? s->threads : 0,
+                    m == M_RTS || m == M_LOOK ? s->items : 0, ms, cub_ms, right, 1);
+            }
+            if (!verify)
+                bench_progress(m + 1, M_COPY + 1, "device scans, n=%lld: %s", sn, device_name[m]);
+        }
+    }
+    if (verify)
+        printf("result: %s (every kernel and setting checked against the CPU)\n",
+               ok ? "ok" : "WRONG");
+    return ok ? 0 : 1;
+}
