@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# bench.sh - lesson 07's benchmark (run it with `make bench`).
+#
+# Runs build/bench (the lesson's block scan against cub::BlockScan, and its
+# device-wide scans against cub::DeviceScan::InclusiveSum, sizes 2^24 to
+# 2^30; build/bench --help), then writes, in docs/results/<gpu>/
+# (scripts/gpu-slug.sh names the folder):
+#   07-warp-scan.csv   the results, one row per method, setting and size
+#   07-warp-scan.png   GB/s of the device-wide scans against n (gnuplot)
+#   07-warp-scan.txt   the table below, headed with GPU, driver, CUDA, date
+#                      and commit
+# and prints the table. Its last lines start with "summary:": the block scan
+# against cub::BlockScan, per size the device scans against CUB and the
+# datasheet, then the goals (block scan >= 1.0x cub::BlockScan; multi-pass
+# device scan >= 0.8x CUB; single-pass look-back >= 0.95x CUB).
+#
+# Environment: BENCH_ARGS passes options to build/bench (BENCH_ARGS="-n 256M
+# -l 1" for a quick run); BENCH_OUT=dir writes there instead. Exit status:
+# 0 done (or skipped: no GPU), 1 a check failed or a tool is missing.
+#
+# bench.sh --report CSV [PNG] redoes the table, the summary and the plot from
+# an existing CSV (no GPU needed).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+lesson=07-warp-scan
+
+# table CSV: the results as an aligned table.
+table() {
+    awk -F, '
+        function pow2(n,   k) { k = 0; while (n > 1 && n % 2 == 0) { n /= 2; k++ } return n == 1 ? "2^" k : n }
+        function d(v) { return v == "" || v == 0 ? "-" : v }
+        NR == 1 { printf "%-6s %-6s %-22s %-8s %7s %5s %9s %8s %6s %6s %s\n", "table", "n", "method", "setting", "threads", "items", "ms", "GB/s", "%peak", "xCUB", "check"; next }
+        {
+            if (last != "" && $1 SUBSEP $3 != last) print ""
+            last = $1 SUBSEP $3
+            printf "%-6s %-6s %-22s %-8s %7s %5s %9s %8s %6s %6s %s\n", $1, pow2($3), $5, $6, d($7), d($8), $9, d($10), d($11), d($12), $13
+        }' "$1"
+}
+
+# summary CSV: the lines bench-all.sh collects, and the goals.
+summary() {
+    awk -F, '
+        function pow2(n,   k) { k = 0; while (n > 1 && n % 2 == 0) { n /= 2; k++ } return n == 1 ? "2^" k : n }
+        NR == 1 { next }
+        $13 != "ok" { wrong++ }
+        $14 != "" { peak = $14 }
+        $1 == "block" && $6 == "default" && $5 ~ /-lesson$/ {
+            kind = $5; sub(/-lesson$/, "", kind)
+            printf "summary: block scan, %s (%s threads x %s items): lesson %.4f ms, %s x the faster cub::BlockScan\n", kind, $7, $8, $9, $12
+            if ($12 + 0 < 1.0) block_goal = 0; else if (block_goal == "") block_goal = 1
+        }
+        $1 == "device" {
+            if (!($3 in seen)) { seen[$3] = 1; order[++nsizes] = $3 }
+            if ($5 == "cub") cub[$3] = $10
+            else if ($5 == "memcpy") copy[$3] = $10
+            else if ($13 == "ok" && $10 + 0 > best[$3 SUBSEP $5] + 0) {
+                best[$3 SUBSEP $5] = $10; ratio[$3 SUBSEP $5] = $12; pct[$3 SUBSEP $5] = $11
+                conf[$3 SUBSEP $5] = $7 " x " $8
+            }
+        }
+        END {
+            rts_goal = 1; look_goal = 1
+            for (i = 1; i <= nsizes; i++) {
+                n = order[i]
+                printf "summary: n=%s: CUB %.1f GB/s, memcpy %.1f GB/s", pow2(n), cub[n], copy[n]
+                if (peak != "") printf " (datasheet %.0f GB/s)", peak
+                printf "\n"
+                split("reduce-then-scan lookback", ms, " ")
+                for (j = 1; j <= 2; j++) {
+                    k = n SUBSEP ms[j]
+                    if (!(k in best)) { printf "summary: n=%s: %s: no result passed its check\n", pow2(n), ms[j]; if (j == 1) rts_goal = 0; else look_goal = 0; continue }
+                    printf "summary: n=%s: %s (%s): %.1f GB/s, %s%% of the datasheet, %s x CUB\n", pow2(n), ms[j], conf[k], best[k], pct[k] == "" ? "?" : pct[k], ratio[k]
+                    if (j == 1 && ratio[k] + 0 < 0.8) rts_goal = 0
+                    if (j == 2 && ratio[k] + 0 < 0.95) look_goal = 0
+                }
+            }
+            printf "summary: goal, block scan at least 1.0x cub::BlockScan: %s\n", block_goal == "" ? "not measured" : block_goal ? "met" : "NOT met"
+            if (nsizes == 0) { print "summary: goal, device scans: not measured"; exit }
+            printf "summary: goal, multi-pass device scan at least 0.8x CUB at every size: %s\n", rts_goal ? "met" : "NOT met"
+            printf "summary: stretch, single-pass look-back at least 0.95x CUB at every size: %s\n", look_goal ? "met" : "NOT met"
+            if (wrong) printf "summary: %d measurements FAILED their check\n", wrong
+        }' "$1"
+}
+
+# plot CSV PNG: GB/s of the device-wide scans against n (default settings).
+plot() {
+    local csv=$1 png=$2 data series gpu peak
+    command -v gnuplot >/dev/null || { echo "$lesson: gnuplot not found: no plot (apt-get install gnuplot-nox)" >&2; return 1; }
+    data=$(mktemp)
+    awk -F, 'NR > 1 && $1 == "device" && $13 == "ok" && $6 == "default" {
+                 key = $5
+                 if (!(key in pts)) order[++k] = key
+                 pts[key] = pts[key] $3 " " $10 "\n" }
+             END { for (i = 1; i <= k; i++) printf "%s\"%s\"\n%s", (i > 1 ? "\n\n" : ""), order[i], pts[order[i]] }' \
+        "$csv" >"$data"
+    series=$(grep -c '^"' "$data")
+    gpu=$(awk -F, 'NR == 2 { print $2 }' "$csv")
+    peak=$(awk -F, 'NR > 1 && $14 != "" { print $14; exit }' "$csv")
+    gnuplot -e "data='$data'; out='$png'; series=$series; peak=${peak:-0}; gpu='$gpu'" "$here/bench.gp"
+    local rc=$?
+    rm -f "$data"
+    return "$rc"
+}
+
+report() {
+    table "$1"
+    echo
+    summary "$1"
+    [ -z "${2-}" ] || plot "$1" "$2"
+}
+
+if [ "${1-}" = --report ]; then
+    [ -f "${2-}" ] || { echo "usage: bench.sh --report CSV [PNG]" >&2; exit 2; }
+    report "$2" "${3-}"
+    exit $?
+fi
+[ $# -eq 0 ] || { echo "usage: bench.sh  (options for build/bench go in BENCH_ARGS), or bench.sh --report CSV [PNG]" >&2; exit 2; }
+
+if ! slug=$("$top/scripts/gpu-slug.sh"); then
+    echo "$lesson: no GPU found (nvidia-smi lists none): the benchmark needs one"
+    echo "skipped: no GPU"
+    exit 0
+fi
+[ -x "$here/build/bench" ] || { echo "$lesson: build/bench is missing: run make first" >&2; exit 1; }
+out=${BENCH_OUT:-$top/docs/results/$slug}
+mkdir -p "$out"
+csv=$out/$lesson.csv
+
+echo "$lesson: build/bench ${BENCH_ARGS:-} (progress below; results in ${out#"$top"/}/)"
+# shellcheck disable=SC2086  # BENCH_ARGS is a list of options
+"$here/build/bench" ${BENCH_ARGS:-} >"$csv"
+rc=$?
+if [ "$(head -c 6 "$csv")" != "table," ]; then
+    echo "$lesson: build/bench failed (exit status $rc) before writing any result" >&2
+    exit 1
+fi
+
+gpu=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -n 1)
+{
+    echo "# \$ make bench (lessons/$lesson${BENCH_ARGS:+, BENCH_ARGS=$BENCH_ARGS})"
+    IFS=, read -r name driver cc <<<"$gpu"
+    echo "# GPU: ${name# }, driver ${driver# }, compute capability ${cc# }"
+    echo "# CUDA: $(nvcc --version 2>/dev/null | sed -n 's/^Cuda compilation tools, //p')"
+    echo "# host: $(uname -sm), $(nproc) CPUs"
+    echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "# commit: ${COMMIT:-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
+    echo
+    report "$csv" "$out/$lesson.png"
+    prc=$?
+    [ "$prc" -eq 0 ] || echo "$lesson: no plot (exit status $prc)"
+    [ "$rc" -eq 0 ] || echo "$lesson: build/bench exit status $rc"
+} | tee "$out/$lesson.txt"
+echo "$lesson: wrote ${out#"$top"/}/$lesson.{csv,png,txt}"
+[ "$rc" -eq 0 ]
