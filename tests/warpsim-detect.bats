@@ -221,11 +221,15 @@ clean_everywhere() {
     assert_line --regexp '^warpsim: 0 races, 0 hangs, 1 warp-primitive error, '
 }
 
-@test "a kernel that faults names the lane before the program dies of the signal" {
-    under its 31
-    assert_failure 139
-    assert_line --regexp '^warpsim: segmentation fault in kernel null_write: lane 5 of warp 0 \(thread 5, block 0\) touched address 0x14'
-    assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+@test "a kernel that faults is reported by lane, line and kernel, and the program stops with status 1" {
+    for m in lockstep its random; do
+        under $m 31
+        assert_failure 1
+        assert_line --regexp '^warpsim: segmentation fault in kernel null_write: lane 5 of warp 0 \(thread 5, block 0\) at detect\.cu:[0-9]+ touches address 0x14$'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+    done
+    run env WARPSIM_ERROR_EXITCODE=9 "$D" -k 31
+    assert_failure 9
 }
 
 @test "long read-only loops and clock64() busy-waits are not hangs" {

@@ -22,16 +22,79 @@
 #include <string.h>
 #include "ws_internal.h"
 
-const char *const ws_kind_names[] = {
-    "nothing", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-    "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
-    "__uni_sync", "__match_any_sync", "__match_all_sync",
-    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
-    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-    "__syncwarp", "__syncthreads",
-};
+#define WS_KIND_NAME(id, name) name,
+const char *const ws_kind_names[] = { WS_KINDS(WS_KIND_NAME) };
+#undef WS_KIND_NAME
 
 #define PC() ((uintptr_t)__builtin_return_address(0))
+
+/* Exited lanes of the mask that went past the collective being completed:
+ * their missing-lanes report covers a shuffle that reads them. */
+static unsigned went_past_mask;
+
+static uint64_t site_bit(uintptr_t site)
+{
+    return 1ULL << ((site ^ (site >> 6) ^ (site >> 12)) & 63);
+}
+
+/* A lane's place in the kernel's own code: the pc of its last scheduling
+ * point there, or the call it is inside of; 0 before its first point. */
+static uintptr_t kernel_pc(const ws_lane *l, int level)
+{
+    if (l->pos_depth > level)
+        return l->frames[level];
+    if (l->pos_depth == level)
+        return l->pc;
+    return 0;
+}
+
+/*
+ * Whether a lane whose last place in the kernel was `from` (0: it had none)
+ * can have returned before reaching `at`: a return statement on the source
+ * lines between them. 1 yes (or it cannot be told), 0 no. Cached: it reads
+ * the source.
+ */
+static int may_return_between(uintptr_t from, uintptr_t at)
+{
+    static struct { uintptr_t from, at; int v; } cache[256];
+    unsigned h = (unsigned)((from * 31 + at) >> 2) & 255;
+    char pa[256], pb[256];
+    int la, lb, v;
+    if (cache[h].at == at && cache[h].from == from && at)
+        return cache[h].v;
+    if (!from)
+        from = ws_image_func_start(at) + 1;      /* the kernel's first line */
+    if (from <= 1 || !ws_where_src(from, pa, sizeof pa, &la) ||
+        !ws_where_src(at, pb, sizeof pb, &lb) || strcmp(pa, pb) != 0 || la > lb)
+        v = 1;
+    else
+        v = ws_source_return_between(pa, la, lb) != 0;
+    cache[h].from = from;
+    cache[h].at = at;
+    cache[h].v = v;
+    return v;
+}
+
+/*
+ * Whether exited lane e went past the collective or barrier that l0 calls
+ * (an error: it was named and did not come) rather than exiting before it
+ * (allowed). Decided from the program point, not from the time it exited:
+ * a lane that called this site before (a loop) exited after it; a lane
+ * whose last place lies past the call went past it; a lane whose last
+ * place lies before the call went past it unless a return statement lies
+ * between that place and the call.
+ */
+static int went_past(const ws_lane *e, const ws_lane *l0)
+{
+    int level = l0->pos_depth >= 2 ? 2 : 1;
+    if (e->sites & site_bit(l0->site))
+        return 0;
+    if (ws_pos_cmp(e, l0) > 0)
+        return 1;
+    if (level == 2 && e->pos_depth >= 2 && e->frames[1] != l0->frames[1])
+        return 0;                   /* not in the same kernel call: cannot tell */
+    return !may_return_between(kernel_pc(e, level), kernel_pc(l0, level));
+}
 
 static ws_lane *need_lane(const char *what, const char *file, int line)
 {
@@ -93,6 +156,8 @@ static void shfl_result(ws_lane *l, unsigned group, const ws_warp *w)
         return;
     }
     l->result = poison(l->size);
+    if ((l->mask >> src & 1) && (went_past_mask >> src & 1))
+        return;
     if (!ws_report_once(WR_PRIM, l->site, 0x5f1,
                         !(l->mask >> src & 1) ? 1 : src >= w->n ? 2 : 3))
         return;
@@ -121,11 +186,31 @@ static void shfl_result(ws_lane *l, unsigned group, const ws_warp *w)
 
 /* ---- completing a collective ----------------------------------------- */
 
+/* Lanes o and l called one collective at one site with different masks
+ * (whether or not they were there at the same time): reported once per site. */
+static void mismatch(const ws_lane *o, const ws_lane *l)
+{
+    char a[64], b[64];
+    if (!ws_report_once(WR_PRIM, l->site, 0x3a5c, 0))
+        return;
+    ws_say("mask mismatch: in warp %d (block %u) lane %d calls %s(0x%08x) and lane %d "
+           "calls it with 0x%08x at %s; lanes that meet in one call must pass the "
+           "same mask (lanes %s and %s)", l->warp, ws.block_id, o->lane,
+           ws_kind_names[o->kind], o->mask, l->lane, l->mask,
+           ws_where_fl(l->file, l->line), ws_ranges(o->mask, a, sizeof a),
+           ws_ranges(l->mask, b, sizeof b));
+}
+
 /* Lanes named in the mask that exited: those that went past the call
  * without making it are an error, those that exited before it a note. */
+static unsigned live_at_start(const ws_warp *w)
+{
+    return w->n == 32 ? ~0u : (1u << w->n) - 1;
+}
+
 static void check_exited(const ws_lane *l0, unsigned group, const ws_warp *w)
 {
-    unsigned named = l0->mask & w->gone & ~group, passed = 0, before = 0;
+    unsigned named = l0->mask & w->gone & ~group & live_at_start(w), passed = 0, before = 0;
     int i;
     char who[64], pr[64], ex[128];
     const ws_lane *last = NULL;
@@ -133,18 +218,24 @@ static void check_exited(const ws_lane *l0, unsigned group, const ws_warp *w)
         const ws_lane *e = &ws.lanes[w->base + i];
         if (!(named >> i & 1))
             continue;
-        if (ws_pos_cmp(e, l0) > 0) {
+        if (went_past(e, l0)) {
             passed |= 1u << i;
             last = e;
         } else {
             before |= 1u << i;
+            if (e->site == l0->site && e->kind == l0->kind && e->mask != l0->mask)
+                mismatch(e, l0);
         }
     }
+    went_past_mask = passed;
     if (passed && ws_report_once(WR_PRIM, l0->site, 0xe817, 0)) {
-        snprintf(ex, sizeof ex, "%s", ws_lane_where(last));
+        if (last->pc)
+            snprintf(ex, sizeof ex, "after %s", ws_lane_where(last));
+        else
+            snprintf(ex, sizeof ex, "without a step in between");
         ws_say("missing lanes: %s %s of warp %d (block %u) %s named in the mask of "
                "%s(0x%08x) that %s %s call%s at %s, but went past it without calling "
-               "it (%s after %s)",
+               "it (%s the kernel's end %s)",
                __builtin_popcount(passed) > 1 ? "lanes" : "lane",
                ws_ranges(passed, who, sizeof who), l0->warp, ws.block_id,
                __builtin_popcount(passed) > 1 ? "are" : "is",
@@ -152,7 +243,7 @@ static void check_exited(const ws_lane *l0, unsigned group, const ws_warp *w)
                __builtin_popcount(group) > 1 ? "lanes" : "lane",
                ws_ranges(group, pr, sizeof pr), __builtin_popcount(group) > 1 ? "" : "s",
                ws_where_fl(l0->file, l0->line),
-               __builtin_popcount(passed) > 1 ? "they exited" : "it exited", ex);
+               __builtin_popcount(passed) > 1 ? "they reached" : "it reached", ex);
     }
     if (before && ws_cfg.verbose && ws_report_once(WR_NOTE, l0->site, 0xe818, 0))
         ws_note("lanes %s of warp %d had exited before %s(0x%08x) at %s; exited lanes "
@@ -302,7 +393,6 @@ static void check_masks(const ws_lane *l)
 {
     ws_warp *w = &ws.warps[l->warp];
     int i;
-    char a[64], b[64];
     if (w->last_site == l->site && w->last_kind == l->kind && w->last_mask == l->mask)
         return;                 /* the common case: lanes arrive alike */
     w->last_site = l->site;
@@ -315,14 +405,7 @@ static void check_masks(const ws_lane *l)
             continue;
         if (!((o->mask >> l->lane) & 1) && !((l->mask >> o->lane) & 1))
             continue;
-        if (!ws_report_once(WR_PRIM, l->site, 0x3a5c, 0))
-            return;
-        ws_say("mask mismatch: in warp %d (block %u) lane %d calls %s(0x%08x) and lane %d "
-               "calls it with 0x%08x at %s; lanes that meet in one call must pass the "
-               "same mask (lanes %s and %s)", l->warp, ws.block_id, o->lane,
-               ws_kind_names[o->kind], o->mask, l->lane, l->mask,
-               ws_where_fl(l->file, l->line), ws_ranges(o->mask, a, sizeof a),
-               ws_ranges(l->mask, b, sizeof b));
+        mismatch(o, l);
         return;
     }
 }
@@ -366,6 +449,7 @@ static void collective(ws_lane *l, int kind, unsigned mask, uint64_t val, int si
     l->file = file;
     l->line = line;
     l->site = pc;
+    l->sites |= site_bit(pc);
     l->arrived = ws_lane_clock(l);
     if (!(mask >> l->lane & 1)) {
         if (ws_report_once(WR_PRIM, pc, 0x5e1f, 0))
@@ -500,7 +584,7 @@ static void complete_barrier(ws_lane *l0)
             all &= m->pred != 0;
             any |= m->pred != 0;
         } else if (m->state == WS_EXITED && m->exit_gen == ws.gen) {
-            if (ws_pos_cmp(m, l0) > 0) {
+            if (went_past(m, l0)) {
                 passed++;
                 last = m;
             } else {
@@ -516,11 +600,12 @@ static void complete_barrier(ws_lane *l0)
                other->tid, buf);
     }
     if (passed && ws_report_once(WR_PRIM, l0->site, 0x5c, 0)) {
-        snprintf(buf, sizeof buf, "%s", ws_lane_where(last));
+        snprintf(buf, sizeof buf, "%s", last->pc ? ws_lane_where(last) : "");
         ws_say("partial __syncthreads: %llu thread%s of block %u (thread %d is one) went "
-               "past __syncthreads() at %s without waiting; %s exited after %s",
+               "past __syncthreads() at %s without waiting; %s reached the kernel's end%s%s",
                passed, passed > 1 ? "s" : "", ws.block_id, last->tid,
-               ws_where_fl(l0->file, l0->line), passed > 1 ? "they" : "it", buf);
+               ws_where_fl(l0->file, l0->line), passed > 1 ? "they" : "it",
+               last->pc ? " after " : "", last->pc ? buf : "");
     }
     if (before && ws_cfg.verbose && ws_report_once(WR_NOTE, l0->site, 0x5d, 0)) {
         snprintf(who, sizeof who, "%llu", before);
@@ -570,6 +655,7 @@ static int barrier(int op, int pred, const char *file, int line, uintptr_t pc)
     l->file = file;
     l->line = line;
     l->site = pc;
+    l->sites |= site_bit(pc);
     l->arrived = ws_lane_clock(l);
     ws_set_state(l, WS_WAIT_BLOCK);
     ws.bar_waiting++;

@@ -11,8 +11,6 @@
  * compute-sanitizer's.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -29,36 +27,9 @@ extern char **environ;
 
 uint64_t ws_counts[WR_NKINDS];
 
-static uintptr_t exe_base;
-static int exe_pie = 1;
-static char exe_path[4096];
-
 void ws_report_init(void)
 {
-    Dl_info info;
-    Elf64_Ehdr eh;
-    int fd;
-    ssize_t n = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
-    exe_path[n > 0 ? n : 0] = '\0';
-    if (dladdr((void *)ws_report_init, &info) && info.dli_fbase)
-        exe_base = (uintptr_t)info.dli_fbase;
-    fd = exe_path[0] ? open(exe_path, O_RDONLY) : -1;
-    if (fd >= 0) {
-        if (read(fd, &eh, sizeof eh) == (ssize_t)sizeof eh &&
-            memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0)
-            exe_pie = eh.e_type == ET_DYN;
-        close(fd);
-    }
-}
-
-uint32_t ws_pc_offset(uintptr_t pc)
-{
-    return (uint32_t)(pc - exe_base);
-}
-
-uintptr_t ws_pc_from_offset(uint32_t off)
-{
-    return exe_base + off;
+    ws_image_init();
 }
 
 /* ---- printing -------------------------------------------------------- */
@@ -142,8 +113,8 @@ static int a2l_start(void)
 {
     int to[2], from[2];
     posix_spawn_file_actions_t fa;
-    char *argv[] = { "addr2line", "-i", "-e", exe_path, NULL };
-    if (a2l_failed || !exe_path[0])
+    char *argv[] = { "addr2line", "-i", "-e", (char *)ws_image_path(), NULL };
+    if (a2l_failed || !ws_image_path()[0])
         return -1;
     if (a2l_in)
         return 0;
@@ -177,14 +148,19 @@ static int a2l_start(void)
     return 0;
 }
 
-typedef struct line_entry { uintptr_t pc; char text[120]; } line_entry;
+typedef struct line_entry {
+    uintptr_t pc;
+    char text[120];               /* "file.cu:41", or "pc 0x..." */
+    char path[256];               /* the source file as the debug info names it */
+    int line;                     /* 0 when unknown */
+} line_entry;
 static line_entry lines[1024];
 
 /* Turns one addr2line answer ("/dir/file.cu:41 (discriminator 2)") into
- * "file.cu:41"; returns 0 for "??:0" and the like. */
-static int parse_location(char *buf, char *out, size_t len)
+ * its path and line; returns 0 for "??:0" and the like. */
+static int parse_location(char *buf, char *path, size_t len, int *line)
 {
-    char *colon, *slash, *end;
+    char *colon, *end;
     buf[strcspn(buf, "\n")] = '\0';
     end = strstr(buf, " (discriminator");
     if (end)
@@ -193,68 +169,100 @@ static int parse_location(char *buf, char *out, size_t len)
     if (!colon || buf[0] == '?' || colon[1] == '?' || colon[1] == '0')
         return 0;
     *colon = '\0';
-    slash = strrchr(buf, '/');
-    snprintf(out, len, "%.80s:%.30s", slash ? slash + 1 : buf, colon + 1);
-    return 1;
+    if (strlen(buf) >= len)
+        return 0;
+    memcpy(path, buf, strlen(buf) + 1);
+    *line = atoi(colon + 1);
+    return *line > 0;
 }
 
-static int is_header(const char *loc)
+static int is_header(const char *path)
 {
-    const char *colon = strrchr(loc, ':');
-    return colon && colon - loc >= 2 && colon[-2] == '.' && colon[-1] == 'h';
+    size_t n = strlen(path);
+    return n >= 2 && path[n - 2] == '.' && path[n - 1] == 'h';
 }
 
 /*
- * "file.cu:41" for a pc in the lesson's code (pc is a return address: the
- * call before it is what is looked up). With inlining, addr2line -i gives
- * the chain from the innermost function out; the innermost frame that is
- * not in a header (warpsim.h's wrappers, lesson.h's helpers) is the line a
- * reader wants. Each query is followed by the address 0, whose "??:0"
- * answer ends the chain.
+ * Looks pc up (a return address: the call before it is what is looked up).
+ * With inlining, addr2line -i gives the chain from the innermost function
+ * out; the innermost frame that is not in a header (warpsim.h's wrappers,
+ * lesson.h's helpers) is the line a reader wants. Each query is followed by
+ * the address 0, whose "??:0" answer ends the chain.
  */
-const char *ws_where(uintptr_t pc)
+static const line_entry *lookup(uintptr_t pc)
 {
-    static char ring[8][160];
-    static int r;
     line_entry *e = &lines[(pc >> 1) % 1024];
-    char buf[4096], loc[120], first[120] = "", pick[120] = "";
+    char buf[4096], path[256], first[256] = "", pick[256] = "";
+    int n, line, first_line = 0, pick_line = 0;
     struct sigaction ign, old;
-    int n;
     if (e->pc == pc && e->text[0])
-        goto done;
+        return e;
     e->pc = pc;
-    snprintf(e->text, sizeof e->text, "pc 0x%lx", (unsigned long)(pc - exe_base));
+    e->path[0] = '\0';
+    e->line = 0;
+    snprintf(e->text, sizeof e->text, "pc 0x%lx", (unsigned long)ws_pc_offset(pc));
     if (!pc || a2l_start() != 0)
-        goto done;
+        return e;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
-    fprintf(a2l_in, "0x%lx\n0\n", (unsigned long)(exe_pie ? pc - 1 - exe_base : pc - 1));
+    fprintf(a2l_in, "0x%lx\n0\n", (unsigned long)(ws_image_file_addr(pc) - 1));
     fflush(a2l_in);
     sigaction(SIGPIPE, &old, NULL);
     for (n = 0;; n++) {
         if (!fgets(buf, sizeof buf, a2l_out)) {
             a2l_failed = 1;
-            goto done;
+            return e;
         }
         if (buf[0] == '?') {
             if (n == 0 && !fgets(buf, sizeof buf, a2l_out))   /* the 0's answer */
                 a2l_failed = 1;
             break;
         }
-        if (!parse_location(buf, loc, sizeof loc))
+        if (!parse_location(buf, path, sizeof path, &line))
             continue;
-        if (!first[0])
-            snprintf(first, sizeof first, "%s", loc);
-        if (!pick[0] && !is_header(loc))
-            snprintf(pick, sizeof pick, "%s", loc);
+        if (!first[0]) {
+            snprintf(first, sizeof first, "%s", path);
+            first_line = line;
+        }
+        if (!pick[0] && !is_header(path)) {
+            snprintf(pick, sizeof pick, "%s", path);
+            pick_line = line;
+        }
     }
-    if (pick[0] || first[0])
-        snprintf(e->text, sizeof e->text, "%s", pick[0] ? pick : first);
-done:
+    if (!pick[0] && first[0]) {
+        snprintf(pick, sizeof pick, "%s", first);
+        pick_line = first_line;
+    }
+    if (pick[0]) {
+        const char *slash = strrchr(pick, '/');
+        snprintf(e->path, sizeof e->path, "%s", pick);
+        e->line = pick_line;
+        snprintf(e->text, sizeof e->text, "%.80s:%d", slash ? slash + 1 : pick, pick_line);
+    }
+    return e;
+}
+
+/* "file.cu:41" for a pc in the lesson's code. */
+const char *ws_where(uintptr_t pc)
+{
+    static char ring[8][160];
+    static int r;
+    const line_entry *e = lookup(pc);
     r = (r + 1) % 8;
     snprintf(ring[r], sizeof ring[r], "%s", e->text);
     return ring[r];
+}
+
+/* The source file (as the debug info names it) and line of pc; 0 if unknown. */
+int ws_where_src(uintptr_t pc, char *path, size_t len, int *line)
+{
+    const line_entry *e = lookup(pc);
+    if (!e->line)
+        return 0;
+    snprintf(path, len, "%s", e->path);
+    *line = e->line;
+    return 1;
 }
 
 const char *ws_where_fl(const char *file, int line)
@@ -276,92 +284,22 @@ const char *ws_lane_where(const ws_lane *l)
 
 /* ---- names ----------------------------------------------------------- */
 
-typedef struct sym { uintptr_t addr; size_t size; char name[64]; } sym;
-static sym *syms;
-static int nsyms, syms_loaded;
-
-static void load_shared_symbols(void)
-{
-    int fd;
-    struct stat st;
-    unsigned char *img;
-    Elf64_Ehdr *eh;
-    Elf64_Shdr *sh;
-    const char *shstr;
-    int i, shared_idx = -1;
-    syms_loaded = 1;
-    if (!exe_path[0] || (fd = open(exe_path, O_RDONLY)) < 0)
-        return;
-    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-        close(fd);
-        return;
-    }
-    img = malloc((size_t)st.st_size);
-    if (!img || read(fd, img, (size_t)st.st_size) != st.st_size) {
-        free(img);
-        close(fd);
-        return;
-    }
-    close(fd);
-    eh = (Elf64_Ehdr *)img;
-    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_shoff == 0 || eh->e_shoff + (size_t)eh->e_shnum * sizeof *sh > (size_t)st.st_size) {
-        free(img);
-        return;
-    }
-    sh = (Elf64_Shdr *)(img + eh->e_shoff);
-    shstr = (const char *)img + sh[eh->e_shstrndx].sh_offset;
-    for (i = 0; i < eh->e_shnum; i++)
-        if (!strcmp(shstr + sh[i].sh_name, "ws_shared"))
-            shared_idx = i;
-    for (i = 0; i < eh->e_shnum && shared_idx >= 0; i++) {
-        Elf64_Sym *s;
-        const char *str;
-        size_t k, n;
-        if (sh[i].sh_type != SHT_SYMTAB)
-            continue;
-        s = (Elf64_Sym *)(img + sh[i].sh_offset);
-        str = (const char *)img + sh[sh[i].sh_link].sh_offset;
-        n = sh[i].sh_size / sizeof *s;
-        syms = calloc(n, sizeof *syms);
-        if (!syms)
-            break;
-        for (k = 0; k < n; k++) {
-            char *dot;
-            if (s[k].st_shndx != shared_idx || ELF64_ST_TYPE(s[k].st_info) != STT_OBJECT)
-                continue;
-            syms[nsyms].addr = (exe_pie ? exe_base : 0) + s[k].st_value;
-            syms[nsyms].size = s[k].st_size;
-            snprintf(syms[nsyms].name, sizeof syms[nsyms].name, "%s", str + s[k].st_name);
-            dot = strchr(syms[nsyms].name, '.');
-            if (dot)
-                *dot = '\0';
-            nsyms++;
-        }
-    }
-    free(img);
-}
-
 /* Names the memory at addr: "r[17]" for a shared array, "cudaMalloc#2[17]"
  * for device memory (element index in units of the access size). */
 const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
 {
-    int i;
     uintptr_t start;
     size_t n, unit = size ? size : 1;
     int a;
-    if (!syms_loaded)
-        load_shared_symbols();
     if (addr - ws_shared_lo < ws_shared_len) {
-        for (i = 0; i < nsyms; i++) {
-            if (addr < syms[i].addr || addr >= syms[i].addr + (syms[i].size ? syms[i].size : 1))
-                continue;
-            if (syms[i].size <= unit)
-                snprintf(buf, len, "%s", syms[i].name);
-            else if ((addr - syms[i].addr) % unit == 0)
-                snprintf(buf, len, "%s[%zu]", syms[i].name, (size_t)(addr - syms[i].addr) / unit);
+        const ws_var *v = ws_image_var_at(addr);
+        if (v) {
+            if (v->size <= unit)
+                snprintf(buf, len, "%s", v->name);
+            else if ((addr - v->addr) % unit == 0)
+                snprintf(buf, len, "%s[%zu]", v->name, (size_t)(addr - v->addr) / unit);
             else
-                snprintf(buf, len, "%s+%zu", syms[i].name, (size_t)(addr - syms[i].addr));
+                snprintf(buf, len, "%s+%zu", v->name, (size_t)(addr - v->addr));
             return buf;
         }
         snprintf(buf, len, "shared+%zu", (size_t)(addr - ws_shared_lo));

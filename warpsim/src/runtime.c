@@ -11,8 +11,10 @@
  *                                       the program would otherwise exit 0
  *   WARPSIM_MEMORY=SIZE                 device memory (default 1G)
  *   WARPSIM_SPIN_LIMIT=N                steps without progress before a hang
+ *   WARPSIM_STEP_LIMIT=N                steps of one thread before a livelock
  *   WARPSIM_VERBOSE=1                   notes too; WARPSIM_STATS=1 throughput
- * A bad value is one line on stderr and exit status 2.
+ * A bad value is one line on stderr and exit status 2 (the table and the
+ * parsing are in settings.c).
  *
  * The lesson's main is compiled as ws_main (-Dmain=ws_main); warpsim's main
  * calls it and then prints the summary.
@@ -24,89 +26,42 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
 #include "ws_internal.h"
 
-const char *const ws_model_names[] = { "lockstep", "its", "random" };
-const char *const ws_order_names[] = { "forward", "reverse", "alternate" };
-
 ws_settings ws_cfg = {
-    WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (size_t)1 << 30, 0, 0
+    WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (uint64_t)1 << 20, (size_t)1 << 30, 0, 0
 };
 cudaError_t ws_last_error = cudaSuccess;
 
-static void bad_setting(const char *name, const char *value, const char *want)
-{
-    fflush(stdout);
-    fprintf(stderr, "warpsim: %s=%s: %s\n", name, value, want);
-    exit(2);
-}
-
-/* Parses an unsigned number with an optional K, M or G suffix; -1 if bad. */
-static int parse_count(const char *s, int suffixes, unsigned long long *out)
-{
-    char *end;
-    unsigned long long v, scale = 1;
-    if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (end == s || errno == ERANGE)
-        return -1;
-    if (suffixes && (*end == 'K' || *end == 'k')) { scale = 1ULL << 10; end++; }
-    else if (suffixes && *end == 'M') { scale = 1ULL << 20; end++; }
-    else if (suffixes && *end == 'G') { scale = 1ULL << 30; end++; }
-    if (*end != '\0' || v > ~0ULL / scale)
-        return -1;
-    *out = v * scale;
-    return 0;
-}
-
-static int pick(const char *name, const char *value, const char *const *names, int n,
-                const char *want)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (!strcmp(value, names[i]))
-            return i;
-    bad_setting(name, value, want);
-    return 0;
-}
-
+/* Reads the WARPSIM_* variables; a bad value is one line and exit 2. */
 static void read_settings(void)
 {
-    const char *v;
-    unsigned long long n;
-    if ((v = getenv("WARPSIM_MODEL")) && *v)
-        ws_cfg.model = pick("WARPSIM_MODEL", v, ws_model_names, 3,
-                            "unknown model (use lockstep, its or random)");
-    if ((v = getenv("WARPSIM_ORDER")) && *v)
-        ws_cfg.order = pick("WARPSIM_ORDER", v, ws_order_names, 3,
-                            "unknown order (use forward, reverse or alternate)");
-    if ((v = getenv("WARPSIM_SEED")) && *v) {
-        if (parse_count(v, 0, &n) != 0)
-            bad_setting("WARPSIM_SEED", v, "the seed must be a number from 0 to 2^64-1");
-        ws_cfg.seed = n;
+    int i;
+    for (i = 0; i < WS_NSETTINGS; i++) {
+        const ws_setting *s = &ws_settings_table[i];
+        const char *v = getenv(s->env);
+        unsigned long long n;
+        if (!v || !*v)
+            continue;
+        if (ws_setting_parse(s, v, &n) != 0) {
+            fflush(stdout);
+            fprintf(stderr, "warpsim: %s=%s: %s\n", s->env, v, s->want);
+            exit(2);
+        }
+        switch (i) {
+        case WS_SET_MODEL: ws_cfg.model = (int)n; break;
+        case WS_SET_ORDER: ws_cfg.order = (int)n; break;
+        case WS_SET_SEED: ws_cfg.seed = n; break;
+        case WS_SET_ERROR_EXITCODE: ws_cfg.error_exitcode = n ? (int)n : -1; break;
+        case WS_SET_MEMORY: ws_cfg.memory_limit = (size_t)n; break;
+        case WS_SET_SPIN_LIMIT: ws_cfg.spin_limit = n; break;
+        case WS_SET_STEP_LIMIT: ws_cfg.step_limit = n; break;
+        case WS_SET_VERBOSE: ws_cfg.verbose = (int)n; break;
+        default: ws_cfg.stats = (int)n; break;
+        }
     }
-    if ((v = getenv("WARPSIM_ERROR_EXITCODE")) && *v) {
-        if (parse_count(v, 0, &n) != 0 || n > 255)
-            bad_setting("WARPSIM_ERROR_EXITCODE", v, "the exit code must be from 0 to 255");
-        ws_cfg.error_exitcode = n ? (int)n : -1;
-    }
-    if ((v = getenv("WARPSIM_MEMORY")) && *v) {
-        if (parse_count(v, 1, &n) != 0 || n == 0 || n > (1ULL << 40))
-            bad_setting("WARPSIM_MEMORY", v,
-                        "the device memory must be from 1 byte to 1024G (K, M, G suffixes)");
-        ws_cfg.memory_limit = (size_t)n;
-    }
-    if ((v = getenv("WARPSIM_SPIN_LIMIT")) && *v) {
-        if (parse_count(v, 1, &n) != 0 || n < 1000)
-            bad_setting("WARPSIM_SPIN_LIMIT", v, "the spin limit must be 1000 steps or more");
-        ws_cfg.spin_limit = n;
-    }
-    if ((v = getenv("WARPSIM_VERBOSE")) && *v)
-        ws_cfg.verbose = strcmp(v, "0") != 0;
-    if ((v = getenv("WARPSIM_STATS")) && *v)
-        ws_cfg.stats = strcmp(v, "0") != 0;
 }
 
 static void at_exit(void)
@@ -114,20 +69,64 @@ static void at_exit(void)
     ws_summary();
 }
 
-/* A lane that faults (a bad pointer, or its stack overflowing into the
- * guard page) is named before the program dies of the signal as usual. */
+/* The pc where a signal struck, from the context the kernel saved. */
+static uintptr_t fault_pc(void *uc)
+{
+#if defined(__x86_64__) && defined(__linux__)
+    return (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__) && defined(__linux__)
+    return (uintptr_t)((ucontext_t *)uc)->uc_mcontext.pc;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+static const char *fault_what(int sig, int code)
+{
+    switch (sig) {
+    case SIGFPE:
+        return code == FPE_INTDIV ? "integer division by zero"
+             : code == FPE_INTOVF ? "integer overflow in a division"
+             : "arithmetic exception";
+    case SIGBUS: return "bus error";
+    case SIGILL: return "illegal instruction";
+    default: return "segmentation fault";
+    }
+}
+
+/*
+ * A lane that faults (an integer division by zero, a bad pointer, its stack
+ * overflowing into the guard page) is reported like a memory error: what,
+ * the lane, the line, the kernel. The program then ends with the summary
+ * and the status of a failed kernel (1, or --error-exitcode N): on a GPU
+ * the launch fails and the program's CUDA_CHECK stops it. A signal outside
+ * kernel code, or a second one while reporting, kills the program as usual.
+ */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
+    static volatile sig_atomic_t busy;
     ws_lane *l = ws.cur;
-    char who[160];
-    (void)uc;
-    if (l) {
+    char who[160], at[200];
+    uintptr_t pc = fault_pc(uc);
+    if (l && !busy) {
+        busy = 1;
         fflush(stdout);
-        fprintf(stderr, "warpsim: %s in kernel %s: %s touched address %p after %s\n",
-                sig == SIGBUS ? "bus error" : "segmentation fault", ws.kernel,
-                ws_who(l, who, sizeof who), si->si_addr, ws_lane_where(l));
         ws_counts[WR_MEM]++;
+        if (pc)
+            snprintf(at, sizeof at, "at %s", ws_where(pc + 1));
+        else
+            snprintf(at, sizeof at, "after %s", ws_lane_where(l));
+        if (sig == SIGFPE || sig == SIGILL)
+            fprintf(stderr, "warpsim: %s in kernel %s: %s %s\n", fault_what(sig, si->si_code),
+                    ws.kernel, ws_who(l, who, sizeof who), at);
+        else
+            fprintf(stderr, "warpsim: %s in kernel %s: %s %s touches address %p\n",
+                    fault_what(sig, si->si_code), ws.kernel, ws_who(l, who, sizeof who),
+                    at, si->si_addr);
         ws_summary();
+        fflush(NULL);
+        _exit(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
     }
     signal(sig, SIG_DFL);
     raise(sig);
@@ -135,7 +134,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 
 static void catch_faults(void)
 {
-    static char alt[64 * 1024];
+    static char alt[256 * 1024];
     stack_t ss;
     struct sigaction sa;
     ss.ss_sp = alt;
@@ -145,10 +144,12 @@ static void catch_faults(void)
         return;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+    sigaction(SIGILL, &sa, NULL);
 }
 
 void ws_init(void)

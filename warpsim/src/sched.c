@@ -276,8 +276,16 @@ void ws_point(uintptr_t pc)
         l->spin_lo = pc;
     if (pc > l->spin_hi)
         l->spin_hi = pc;
+    if ((++l->steps & 4095) == 0)       /* the loop it is in, progress or not */
+        l->loop_lo = l->loop_hi = pc;
+    if (pc < l->loop_lo)
+        l->loop_lo = pc;
+    if (pc > l->loop_hi)
+        l->loop_hi = pc;
     if (++ws.idle_steps > ws_cfg.spin_limit)
-        ws_hang(NULL);
+        ws_hang(WS_HANG_SPIN);
+    if (l->steps > ws_cfg.step_limit)
+        ws_hang(WS_HANG_LIVELOCK);
     switch (ws_cfg.model) {
     case WS_LOCKSTEP:
         ws_yield();
@@ -406,7 +414,7 @@ static void run_block(void)
         ws_lane *n;
         if (ws_cfg.model == WS_LOCKSTEP) {
             if (!lockstep_step())
-                ws_hang("deadlock");
+                ws_hang(WS_HANG_DEADLOCK);
             continue;
         }
         n = ws.next;
@@ -414,7 +422,7 @@ static void run_block(void)
         if (!n)
             n = heap_pop();
         if (!n)
-            ws_hang("deadlock");
+            ws_hang(WS_HANG_DEADLOCK);
         run_lane(n);
     }
 }
@@ -561,223 +569,4 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.kernel_seconds += now_seconds() - t0;
     ws.total_steps += ws.steps;
     ws.steps = 0;
-}
-
-/* ---- hangs --------------------------------------------------------- */
-
-#define IN_SET(set, i) ((set)[(i) / 64] >> ((i) % 64) & 1)
-
-/* Where a spinning lane goes round: "x.cu:25", or "x.cu:25-27" when the
- * scheduling points of its loop are on several lines of one file. */
-static const char *spin_where(const ws_lane *l)
-{
-    static char buf[256];
-    char lo[128], hi[128];
-    const char *a, *b;
-    snprintf(lo, sizeof lo, "%s", ws_where(l->spin_lo));
-    snprintf(hi, sizeof hi, "%s", ws_where(l->spin_hi));
-    a = strrchr(lo, ':');
-    b = strrchr(hi, ':');
-    if (!strcmp(lo, hi) || !a || !b || a - lo != b - hi || strncmp(lo, hi, (size_t)(a - lo)))
-        snprintf(buf, sizeof buf, "%s", lo);
-    else if (atoi(a + 1) < atoi(b + 1))
-        snprintf(buf, sizeof buf, "%s-%s", lo, b + 1);
-    else
-        snprintf(buf, sizeof buf, "%.*s:%s-%s", (int)(a - lo), lo, b + 1, a + 1);
-    return buf;
-}
-
-/* What one lane is doing, for a hang report; plural picks the verb. */
-static void describe(const ws_lane *l, const ws_lane *ref, int plural,
-                     char *buf, size_t len)
-{
-    switch (l->state) {
-    case WS_WAIT_WARP:
-        snprintf(buf, len, "%s in %s(0x%08x) at %s", plural ? "wait" : "waits",
-                 ws_kind_names[l->kind], l->mask, ws_where_fl(l->file, l->line));
-        break;
-    case WS_WAIT_BLOCK:
-        snprintf(buf, len, "%s in __syncthreads() at %s", plural ? "wait" : "waits",
-                 ws_where_fl(l->file, l->line));
-        break;
-    case WS_EXITED:
-        if (l->pos_depth > 0 || l->pc)
-            snprintf(buf, len, "exited after %s", ws_lane_where(l));
-        else
-            snprintf(buf, len, "exited");
-        break;
-    default:
-        if (l->spin_epoch == ws.progress_step && l->spin_steps >= 8)
-            snprintf(buf, len, "%s at %s", plural ? "spin" : "spins", spin_where(l));
-        else if (ws_cfg.model == WS_LOCKSTEP && ref && ws_pos_cmp(l, ref) > 0)
-            snprintf(buf, len, "%s held at %s (lockstep runs the lanes behind first)",
-                     plural ? "are" : "is", ws_lane_where(l));
-        else
-            snprintf(buf, len, "%s ready at %s but %s not run since",
-                     plural ? "are" : "is", ws_lane_where(l), plural ? "have" : "has");
-        break;
-    }
-}
-
-/*
- * Writes "lanes 0-15 wait in ...; lane 16 spins at ..." for the members of
- * set among warp w's lanes (the block's threads when w < 0), grouping
- * neighbours that do the same. Returns the number of groups; with one group,
- * *what gets its description alone ("spin at x.cu:25").
- */
-static int describe_set(int w, const unsigned long long *set, const ws_lane *ref,
-                        char *out, size_t len, char *what, size_t wlen)
-{
-    int n = w >= 0 ? ws.warps[w].n : ws.nthreads;
-    int base = w >= 0 ? ws.warps[w].base : 0;
-    int i = 0, groups = 0;
-    size_t used = 0;
-    out[0] = '\0';
-    while (i < n) {
-        char d[512], e[512];
-        int j, k;
-        if (!IN_SET(set, i)) {
-            i++;
-            continue;
-        }
-        describe(&ws.lanes[base + i], ref, 1, d, sizeof d);
-        for (j = i + 1; j < n && IN_SET(set, j); j++) {
-            describe(&ws.lanes[base + j], ref, 1, e, sizeof e);
-            if (strcmp(d, e) != 0)
-                break;
-        }
-        if (j - i == 1)
-            describe(&ws.lanes[base + i], ref, 0, d, sizeof d);
-        if (what && groups == 0)
-            snprintf(what, wlen, "%s", d);
-        if (j - i > 1)
-            k = snprintf(out + used, len - used, "%s%s %d-%d %s", groups ? "; " : "",
-                         w >= 0 ? "lanes" : "threads", i, j - 1, d);
-        else
-            k = snprintf(out + used, len - used, "%s%s %d %s", groups ? "; " : "",
-                         w >= 0 ? "lane" : "thread", i, d);
-        groups++;
-        i = j;
-        if (k < 0 || (size_t)k >= len - used)
-            break;
-        used += (size_t)k;
-    }
-    return groups;
-}
-
-static unsigned live_lanes(const ws_warp *w)
-{
-    unsigned exist = w->n == 32 ? ~0u : (1u << w->n) - 1;
-    return exist & ~w->gone;
-}
-
-/* Under lockstep, the ready lane of warp w that runs first (NULL if none). */
-static const ws_lane *lockstep_front(int w)
-{
-    const ws_warp *ww = &ws.warps[w];
-    const ws_lane *r = NULL;
-    int i;
-    if (ws_cfg.model != WS_LOCKSTEP)
-        return NULL;
-    for (i = 0; i < ww->n; i++) {
-        const ws_lane *l = &ws.lanes[ww->base + i];
-        if ((l->state == WS_READY || l->state == WS_RUNNING) &&
-            (!r || ws_pos_cmp(l, r) < 0))
-            r = l;
-    }
-    return r;
-}
-
-/* Reports a hang (why "deadlock", or NULL for lanes that make no progress),
- * saying who waits where for whom, and ends the program with status 3. */
-void ws_hang(const char *why)
-{
-    static char head[12288], who[4096], whom[4096], what[1024], rng_buf[256];
-    unsigned long long set[WS_MAX_THREADS / 64];
-    int w, i, found = 0;
-
-    fflush(stdout);
-    ws_counts[WR_HANG]++;
-    head[0] = '\0';
-    /* The first warp collective that waits: who waits, and for whom. */
-    for (w = 0; w < ws.nwarps && !found; w++) {
-        ws_warp *ww = &ws.warps[w];
-        for (i = 0; i < ww->n && !found; i++) {
-            ws_lane *l = &ws.lanes[ww->base + i];
-            unsigned waiting = 0, missing;
-            int j, groups;
-            if (l->state != WS_WAIT_WARP)
-                continue;
-            for (j = 0; j < ww->n; j++) {
-                ws_lane *o = &ws.lanes[ww->base + j];
-                if (o->state == WS_WAIT_WARP && o->kind == l->kind && o->mask == l->mask)
-                    waiting |= 1u << j;
-            }
-            missing = l->mask & ~ww->gone & ~waiting;
-            memset(set, 0, sizeof set);
-            set[0] = waiting;
-            describe_set(w, set, NULL, who, sizeof who, NULL, 0);
-            set[0] = missing;
-            groups = describe_set(w, set, lockstep_front(w), whom, sizeof whom,
-                                  what, sizeof what);
-            ws_ranges(missing, rng_buf, sizeof rng_buf);
-            if (groups == 1)
-                snprintf(head, sizeof head, "warp %d of block %u: %s for %s %s, which %s",
-                         w, ws.block_id, who, __builtin_popcount(missing) > 1 ? "lanes" : "lane",
-                         rng_buf, what);
-            else if (groups > 1)
-                snprintf(head, sizeof head, "warp %d of block %u: %s for lanes %s (%s)",
-                         w, ws.block_id, who, rng_buf, whom);
-            else
-                snprintf(head, sizeof head, "warp %d of block %u: %s", w, ws.block_id, who);
-            found = 1;
-        }
-    }
-    if (!found && ws.bar_waiting > 0) {
-        memset(set, 0, sizeof set);
-        for (i = 0; i < ws.nthreads; i++)
-            if (ws.lanes[i].state == WS_WAIT_BLOCK)
-                set[i / 64] |= 1ULL << (i % 64);
-        describe_set(-1, set, NULL, who, sizeof who, NULL, 0);
-        memset(set, 0, sizeof set);
-        for (i = 0; i < ws.nthreads; i++)
-            if (ws.lanes[i].state != WS_WAIT_BLOCK && ws.lanes[i].state != WS_EXITED)
-                set[i / 64] |= 1ULL << (i % 64);
-        describe_set(-1, set, NULL, whom, sizeof whom, NULL, 0);
-        snprintf(head, sizeof head, "block %u: %s, while %s", ws.block_id, who, whom);
-        found = 1;
-    }
-    for (w = 0; w < ws.nwarps && !found; w++) {
-        /* Nobody waits in a primitive: lanes spin (under lockstep, some may
-         * be held behind them). */
-        unsigned live = live_lanes(&ws.warps[w]);
-        if (!live)
-            continue;
-        memset(set, 0, sizeof set);
-        set[0] = live;
-        describe_set(w, set, lockstep_front(w), who, sizeof who, NULL, 0);
-        snprintf(head, sizeof head, "warp %d of block %u: %s", w, ws.block_id, who);
-        found = 1;
-    }
-    if (why)
-        printf("HANG detected: %s (every live thread waits; none can go on)\n", head);
-    else
-        printf("HANG detected: %s (no progress in %llu steps)\n", head,
-               (unsigned long long)ws_cfg.spin_limit);
-    fflush(stdout);
-    fprintf(stderr, "warpsim: hang in %s (launched at %s:%d), block %u, model %s; "
-            "the warps with live threads:\n", ws.kernel, ws.kfile, ws.kline,
-            ws.block_id, ws_model_names[ws_cfg.model]);
-    for (w = 0; w < ws.nwarps; w++) {
-        ws_warp *ww = &ws.warps[w];
-        if (!live_lanes(ww))
-            continue;
-        memset(set, 0, sizeof set);
-        set[0] = ww->n == 32 ? ~0u : (1u << ww->n) - 1;
-        describe_set(w, set, lockstep_front(w), who, sizeof who, NULL, 0);
-        fprintf(stderr, "warpsim:   warp %d: %s\n", w, who);
-    }
-    ws_summary();
-    fflush(NULL);
-    _exit(3);
 }

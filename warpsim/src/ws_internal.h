@@ -6,8 +6,11 @@
  *   prims.c    warp primitives, __syncthreads, atomics, time
  *   shadow.c   device memory, shadow memory, races, uninitialized reads
  *   tsan.c     the __tsan_* hooks the compiler's instrumentation calls
+ *   image.c    the executable: load address, __shared__ variables, returns
  *   report.c   source lines, variable names, reports, the summary
- *   runtime.c  the host runtime (cudaMalloc ...), settings, main
+ *   runtime.c  the host runtime (cudaMalloc ...), settings, faults, main
+ *   settings.c the settings table and number parsing (the driver shares it)
+ *   hang.c     hang and livelock diagnosis: who waits where for whom
  *
  * warpsim's own sources are compiled without instrumentation; only the
  * lesson file calls the hooks.
@@ -18,6 +21,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "warpsim.h"
+#include "ws_settings.h"
 
 #define WS_MAX_THREADS 1024
 #define WS_MAX_WARPS (WS_MAX_THREADS / 32)
@@ -30,23 +34,19 @@
 #define WS_POISON64 0xdeadbeefdeadbeefULL
 #define WS_SHARED_POISON_BYTE 0xa5
 
-/* ---- settings (runtime.c) ------------------------------------------- */
-
-enum ws_model { WS_LOCKSTEP, WS_ITS, WS_RANDOM };
-enum ws_order { WS_FORWARD, WS_REVERSE, WS_ALTERNATE };
+/* ---- settings (settings.c parses, runtime.c reads) ------------------------------------------- */
 
 typedef struct ws_settings {
     int model, order;
     uint64_t seed;
     int error_exitcode;           /* -1: none */
     uint64_t spin_limit;          /* steps without progress before a hang */
+    uint64_t step_limit;          /* steps of one thread before a livelock */
     size_t memory_limit;
     int verbose, stats;
 } ws_settings;
 
 extern ws_settings ws_cfg;
-extern const char *const ws_model_names[];
-extern const char *const ws_order_names[];
 void ws_init(void);
 
 /* ---- coroutines (ctx.c) --------------------------------------------- */
@@ -66,13 +66,23 @@ void *ws_stack_alloc(size_t size);
 
 enum ws_state { WS_READY, WS_RUNNING, WS_WAIT_WARP, WS_WAIT_BLOCK, WS_EXITED };
 
-/* What a lane waits in; the names are in ws_kind_names. */
-enum ws_kind {
-    WK_NONE, WK_SHFL_IDX, WK_SHFL_UP, WK_SHFL_DOWN, WK_SHFL_XOR,
-    WK_BALLOT, WK_ANY, WK_ALL, WK_UNI, WK_MATCH_ANY, WK_MATCH_ALL,
-    WK_RED_ADD, WK_RED_MIN, WK_RED_MAX, WK_RED_AND, WK_RED_OR, WK_RED_XOR,
-    WK_SYNCWARP, WK_SYNCTHREADS, WK_NKINDS
-};
+/* What a lane waits in: one row per kind, its enum name and the CUDA name
+ * reports print (ws_kind_names). */
+#define WS_KINDS(X)                                                           \
+    X(WK_NONE, "nothing")                                                     \
+    X(WK_SHFL_IDX, "__shfl_sync") X(WK_SHFL_UP, "__shfl_up_sync")             \
+    X(WK_SHFL_DOWN, "__shfl_down_sync") X(WK_SHFL_XOR, "__shfl_xor_sync")     \
+    X(WK_BALLOT, "__ballot_sync") X(WK_ANY, "__any_sync")                     \
+    X(WK_ALL, "__all_sync") X(WK_UNI, "__uni_sync")                           \
+    X(WK_MATCH_ANY, "__match_any_sync") X(WK_MATCH_ALL, "__match_all_sync")   \
+    X(WK_RED_ADD, "__reduce_add_sync") X(WK_RED_MIN, "__reduce_min_sync")     \
+    X(WK_RED_MAX, "__reduce_max_sync") X(WK_RED_AND, "__reduce_and_sync")     \
+    X(WK_RED_OR, "__reduce_or_sync") X(WK_RED_XOR, "__reduce_xor_sync")       \
+    X(WK_SYNCWARP, "__syncwarp") X(WK_SYNCTHREADS, "__syncthreads")
+
+#define WS_KIND_ENUM(id, name) id,
+enum ws_kind { WS_KINDS(WS_KIND_ENUM) WK_NKINDS };
+#undef WS_KIND_ENUM
 extern const char *const ws_kind_names[];
 
 typedef struct ws_lane {
@@ -108,6 +118,9 @@ typedef struct ws_lane {
     unsigned am_group;            /* __activemask: the group assigned to it, or 0 */
     uintptr_t rd1, rd2;           /* the last two addresses it read */
     uint32_t clock_polls;         /* clock64() calls since its last memory access */
+    uint64_t sites;               /* collective and barrier sites it called (a Bloom filter) */
+    uint64_t steps;               /* scheduling points in this block */
+    uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
     uintptr_t frames[WS_MAX_FRAMES];   /* last: start_block clears what precedes */
 } ws_lane;
 
@@ -159,7 +172,11 @@ uint64_t ws_lane_clock(const ws_lane *l);
 void ws_lane_sleep(ws_lane *l, uint64_t ns);
 int ws_pos_cmp(const ws_lane *a, const ws_lane *b);
 unsigned ws_lanes_at_my_position(const ws_lane *l);
-void ws_hang(const char *why);
+
+/* ---- hangs (hang.c) ------------------------------------------------- */
+
+enum { WS_HANG_DEADLOCK, WS_HANG_SPIN, WS_HANG_LIVELOCK };
+void ws_hang(int kind) __attribute__((noreturn));
 
 /* ---- primitives (prims.c) ------------------------------------------- */
 
@@ -188,6 +205,20 @@ int ws_arena_free(void *p);
 int ws_is_device(const void *p, size_t bytes);
 int ws_alloc_of(uintptr_t addr, uintptr_t *start, size_t *size);
 
+/* ---- the program's executable (image.c) ------------------------------ */
+
+typedef struct ws_var { uintptr_t addr; size_t size; char name[64]; } ws_var;
+
+void ws_image_init(void);
+const char *ws_image_path(void);
+uintptr_t ws_image_file_addr(uintptr_t pc);  /* the address addr2line wants */
+uint32_t ws_pc_offset(uintptr_t pc);
+uintptr_t ws_pc_from_offset(uint32_t off);
+const ws_var *ws_image_vars(int *n);          /* __shared__ variables, by address */
+const ws_var *ws_image_var_at(uintptr_t addr);
+uintptr_t ws_image_func_start(uintptr_t pc);
+int ws_source_return_between(const char *path, int from, int to);
+
 /* ---- reports (report.c) --------------------------------------------- */
 
 enum ws_report_kind {
@@ -200,12 +231,11 @@ void ws_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ws_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *ws_where(uintptr_t pc);          /* "file.cu:41" for a pc */
 const char *ws_where_fl(const char *file, int line);
+int ws_where_src(uintptr_t pc, char *path, size_t len, int *line);
 const char *ws_lane_where(const ws_lane *l); /* where a lane is (last point) */
 const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len);
 const char *ws_ranges(unsigned mask, char *buf, size_t len);   /* "0-15, 17" */
 const char *ws_who(const ws_lane *l, char *buf, size_t len);
-uint32_t ws_pc_offset(uintptr_t pc);
-uintptr_t ws_pc_from_offset(uint32_t off);
 void ws_summary(void);
 void ws_report_init(void);
 

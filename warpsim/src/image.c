@@ -1,0 +1,301 @@
+/*
+ * image.c - what warpsim knows about the program itself: where its
+ * executable is loaded, its __shared__ variables (names and sizes, from the
+ * ELF symbol table, section ws_shared), its functions, and its source.
+ *
+ * And the source text, for one question (ws_source_return_between): a lane
+ * that left the kernel without calling a collective either took a return
+ * statement that lies before the call (it exited early, which the
+ * Programming Guide allows) or ran on past the call to the kernel's end (it
+ * skipped the call).
+ *
+ * Depends on nothing but the C library.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ws_internal.h"
+
+static uintptr_t exe_base;
+static int exe_pie = 1, loaded;
+static char exe_path[4096];
+
+typedef struct func { uintptr_t start, end; } func;
+
+static ws_var *vars;
+static int nvars;
+static func *funcs;
+static int nfuncs;
+
+void ws_image_init(void)
+{
+    Dl_info info;
+    Elf64_Ehdr eh;
+    int fd;
+    ssize_t n = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
+    exe_path[n > 0 ? n : 0] = '\0';
+    if (dladdr((void *)ws_image_init, &info) && info.dli_fbase)
+        exe_base = (uintptr_t)info.dli_fbase;
+    fd = exe_path[0] ? open(exe_path, O_RDONLY) : -1;
+    if (fd >= 0) {
+        if (read(fd, &eh, sizeof eh) == (ssize_t)sizeof eh &&
+            memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0)
+            exe_pie = eh.e_type == ET_DYN;
+        close(fd);
+    }
+}
+
+const char *ws_image_path(void)
+{
+    return exe_path;
+}
+
+uintptr_t ws_image_file_addr(uintptr_t pc)
+{
+    return exe_pie ? pc - exe_base : pc;
+}
+
+uint32_t ws_pc_offset(uintptr_t pc)
+{
+    return (uint32_t)(pc - exe_base);
+}
+
+uintptr_t ws_pc_from_offset(uint32_t off)
+{
+    return exe_base + off;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    uintptr_t x = ((const func *)a)->start, y = ((const func *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    uintptr_t x = ((const ws_var *)a)->addr, y = ((const ws_var *)b)->addr;
+    return x < y ? -1 : x > y;
+}
+
+/* Reads the symbol tables once: ws_shared's objects and every function. */
+static void load(void)
+{
+    int fd, i, shared_idx = -1;
+    struct stat st;
+    unsigned char *img;
+    Elf64_Ehdr *eh;
+    Elf64_Shdr *sh;
+    const char *shstr;
+    uintptr_t bias = exe_pie ? exe_base : 0;
+    loaded = 1;
+    if (!exe_path[0] || (fd = open(exe_path, O_RDONLY)) < 0)
+        return;
+    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+        close(fd);
+        return;
+    }
+    img = malloc((size_t)st.st_size);
+    if (!img || read(fd, img, (size_t)st.st_size) != st.st_size) {
+        free(img);
+        close(fd);
+        return;
+    }
+    close(fd);
+    eh = (Elf64_Ehdr *)img;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shoff == 0 || eh->e_shstrndx >= eh->e_shnum ||
+        eh->e_shoff + (size_t)eh->e_shnum * sizeof *sh > (size_t)st.st_size) {
+        free(img);
+        return;
+    }
+    sh = (Elf64_Shdr *)(img + eh->e_shoff);
+    shstr = (const char *)img + sh[eh->e_shstrndx].sh_offset;
+    for (i = 0; i < eh->e_shnum; i++)
+        if (!strcmp(shstr + sh[i].sh_name, "ws_shared"))
+            shared_idx = i;
+    for (i = 0; i < eh->e_shnum; i++) {
+        Elf64_Sym *s;
+        const char *str;
+        size_t k, n;
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+            sh[i].sh_offset + sh[i].sh_size > (size_t)st.st_size)
+            continue;
+        s = (Elf64_Sym *)(img + sh[i].sh_offset);
+        str = (const char *)img + sh[sh[i].sh_link].sh_offset;
+        n = sh[i].sh_size / sizeof *s;
+        vars = calloc(n, sizeof *vars);
+        funcs = calloc(n, sizeof *funcs);
+        if (!vars || !funcs)
+            break;
+        for (k = 0; k < n; k++) {
+            int type = ELF64_ST_TYPE(s[k].st_info);
+            if (type == STT_FUNC && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF) {
+                funcs[nfuncs].start = bias + s[k].st_value;
+                funcs[nfuncs].end = funcs[nfuncs].start + s[k].st_size;
+                nfuncs++;
+            } else if (shared_idx >= 0 && s[k].st_shndx == shared_idx && type == STT_OBJECT) {
+                char *dot;
+                vars[nvars].addr = bias + s[k].st_value;
+                vars[nvars].size = s[k].st_size;
+                snprintf(vars[nvars].name, sizeof vars[nvars].name, "%s", str + s[k].st_name);
+                dot = strchr(vars[nvars].name, '.');
+                if (dot)
+                    *dot = '\0';
+                nvars++;
+            }
+        }
+        break;
+    }
+    free(img);
+    if (nvars)
+        qsort(vars, (size_t)nvars, sizeof *vars, by_addr);
+    if (nfuncs)
+        qsort(funcs, (size_t)nfuncs, sizeof *funcs, by_start);
+}
+
+/* The __shared__ variables, sorted by address; *n gets their number. */
+const ws_var *ws_image_vars(int *n)
+{
+    if (!loaded)
+        load();
+    *n = nvars;
+    return vars;
+}
+
+/* The variable holding addr, or NULL (a gap, or no symbol table). */
+const ws_var *ws_image_var_at(uintptr_t addr)
+{
+    int lo = 0, hi;
+    if (!loaded)
+        load();
+    hi = nvars - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        const ws_var *v = &vars[mid];
+        if (addr < v->addr)
+            hi = mid - 1;
+        else if (addr >= v->addr + (v->size ? v->size : 1))
+            lo = mid + 1;
+        else
+            return v;
+    }
+    return NULL;
+}
+
+static func *func_at(uintptr_t pc)
+{
+    int lo = 0, hi;
+    if (!loaded)
+        load();
+    hi = nfuncs - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (pc < funcs[mid].start)
+            hi = mid - 1;
+        else if (pc > funcs[mid].end)      /* a return address may be the end */
+            lo = mid + 1;
+        else
+            return &funcs[mid];
+    }
+    return NULL;
+}
+
+/* The start of the function holding pc, or 0 when no symbol says. */
+uintptr_t ws_image_func_start(uintptr_t pc)
+{
+    func *f = func_at(pc);
+    return f ? f->start : 0;
+}
+
+/* ---- source text ---------------------------------------------------- */
+
+typedef struct src_file { char path[256]; char *text; size_t len; } src_file;
+static src_file files[8];
+static int nfiles;
+
+static const src_file *source(const char *path)
+{
+    int i;
+    FILE *f;
+    src_file *sf;
+    long n;
+    for (i = 0; i < nfiles; i++)
+        if (!strcmp(files[i].path, path))
+            return files[i].text ? &files[i] : NULL;
+    if (nfiles == (int)(sizeof files / sizeof files[0]))
+        return NULL;
+    sf = &files[nfiles++];
+    snprintf(sf->path, sizeof sf->path, "%s", path);
+    f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (sf->text = malloc((size_t)n + 1)) != NULL) {
+        sf->len = fread(sf->text, 1, (size_t)n, f);
+        sf->text[sf->len] = '\0';
+    }
+    fclose(f);
+    return sf->text ? sf : NULL;
+}
+
+static int is_ident(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+/*
+ * Whether the source has a return statement on lines [from, to) of path:
+ * 1 yes, 0 no, -1 when the file cannot be read. Comments and string
+ * literals are skipped. The compiler merges every return of a function
+ * into one exit, so only the source says where a lane that left without a
+ * trace may have left: `if (c) return; ... S` and `if (!c) { ... S }` are
+ * the same machine code, but only the second skips S.
+ */
+int ws_source_return_between(const char *path, int from, int to)
+{
+    const src_file *sf = source(path);
+    const char *p, *end;
+    int line = 1, in_block = 0;
+    if (!sf)
+        return -1;
+    p = sf->text;
+    end = p + sf->len;
+    while (p < end && line < to) {
+        if (in_block) {
+            if (p[0] == '*' && p + 1 < end && p[1] == '/') {
+                in_block = 0;
+                p += 2;
+                continue;
+            }
+        } else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+            in_block = 1;
+            p += 2;
+            continue;
+        } else if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+            while (p < end && *p != '\n')
+                p++;
+            continue;
+        } else if (*p == '"' || *p == '\'') {
+            char q = *p++;
+            while (p < end && *p != q && *p != '\n')
+                p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+            if (p < end && *p == q)
+                p++;
+            continue;
+        } else if (line >= from && !strncmp(p, "return", 6) &&
+                   (p == sf->text || !is_ident(p[-1])) && (p + 6 >= end || !is_ident(p[6]))) {
+            return 1;
+        }
+        if (*p == '\n')
+            line++;
+        p++;
+    }
+    return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * ws_settings.h - the table of warpsim's settings (settings.c), shared by
+ * the library and the driver. Depends on nothing.
+ */
+#ifndef WS_SETTINGS_H
+#define WS_SETTINGS_H
+
+enum ws_model { WS_LOCKSTEP, WS_ITS, WS_RANDOM };
+enum ws_order { WS_FORWARD, WS_REVERSE, WS_ALTERNATE };
+
+enum ws_setting_id {
+    WS_SET_MODEL, WS_SET_ORDER, WS_SET_SEED, WS_SET_ERROR_EXITCODE, WS_SET_MEMORY,
+    WS_SET_SPIN_LIMIT, WS_SET_STEP_LIMIT, WS_SET_VERBOSE, WS_SET_STATS, WS_NSETTINGS
+};
+
+enum ws_setting_type { WS_T_NAME, WS_T_COUNT, WS_T_FLAG };
+
+typedef struct ws_setting {
+    const char *env;              /* WARPSIM_MODEL */
+    const char *opt, *shrt;       /* the driver's --model and -m (or NULL) */
+    int type;
+    const char *const *names;     /* WS_T_NAME: the values, NULL-terminated */
+    unsigned long long min, max;  /* WS_T_COUNT: the range */
+    int suffixes;                 /* WS_T_COUNT: K, M, G allowed */
+    const char *want;             /* what a value must be, for the error line */
+} ws_setting;
+
+extern const char *const ws_model_names[];
+extern const char *const ws_order_names[];
+extern const ws_setting ws_settings_table[WS_NSETTINGS];
+
+int ws_parse_count(const char *s, int suffixes, unsigned long long *out);
+int ws_setting_parse(const ws_setting *s, const char *value, unsigned long long *out);
+
+#endif /* WS_SETTINGS_H */
