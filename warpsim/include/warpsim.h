@@ -44,7 +44,24 @@
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
-#define __shared__ static __attribute__((section("ws_shared"), aligned(16)))
+/*
+ * Every __shared__ variable goes to one section, which warpsim finds by the
+ * linker's start and end symbols: on ELF (Linux) the section ws_shared and
+ * __start_ws_shared/__stop_ws_shared; on Mach-O (macOS) a section needs a
+ * segment, "__DATA,ws_shared", and its bounds are
+ * section$start$__DATA$ws_shared and section$end$__DATA$ws_shared.
+ * WS_SHARED_START/WS_SHARED_STOP name them: `extern char lo[] WS_SHARED_START;`.
+ */
+#if defined(__APPLE__)
+#define WS_SHARED_SECTION "__DATA,ws_shared"
+#define WS_SHARED_START __asm__("section$start$__DATA$ws_shared")
+#define WS_SHARED_STOP __asm__("section$end$__DATA$ws_shared")
+#else
+#define WS_SHARED_SECTION "ws_shared"
+#define WS_SHARED_START __asm__("__start_ws_shared")
+#define WS_SHARED_STOP __asm__("__stop_ws_shared")
+#endif
+#define __shared__ static __attribute__((section(WS_SHARED_SECTION), aligned(16)))
 
 /* ------------------------------------------------------------------ */
 /* Coordinates                                                          */
@@ -134,72 +151,55 @@ static inline dim3 ws_dim3_of_uint(unsigned long long x)
 #define WS_DIM3(x) _Generic((x), dim3: ws_dim3_id, default: ws_dim3_of_uint)(x)
 
 /*
- * WS_LAUNCH(kernel, blocks, threads, shared_bytes, args...): each argument
- * is evaluated once into a block-scope static; a GNU C nested function that
- * uses only those statics (so it needs no trampoline) calls the kernel, and
- * ws_launch runs it once per emulated thread.
+ * WS_LAUNCH(kernel, blocks, threads, shared_bytes, args...), 1 to 16
+ * arguments: the kernel's address goes to ws_launch_kernel; then the
+ * capture (ws_launch_capture points at it) is called as a pointer of the
+ * kernel's own type, with the arguments, so that the compiler evaluates each once, converts it
+ * to its parameter's type and places it where the kernel expects it; the
+ * capture (assembly, src/ctx.c) records the argument registers and stack.
+ * ws_launch then runs ws_launch_replay once per emulated thread, on the
+ * thread's own stack, which repeats that call to the kernel. No nested
+ * function (clang has none), no trampoline, no executable stack.
  */
+void ws_launch_kernel(void (*kernel)(void));
+extern void (*const ws_launch_capture)(void);
+void ws_launch_replay(void);
+
+/* Bytes of stack a launch's arguments may take (ctx.c copies this much),
+ * counting each argument as passed in memory, in 8-byte slots. */
+#define WS_LAUNCH_STACK_BYTES 256
 #define WS_NARGS(...) WS_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, \
                                 7, 6, 5, 4, 3, 2, 1, 0)
 #define WS_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, \
                   a14, a15, a16, n, ...) n
 #define WS_CAT(a, b) WS_CAT_(a, b)
 #define WS_CAT_(a, b) a##b
-
-#define WS_ARG_T(a) __typeof__(0 ? (a) : (a))
-#define WS_KEEP(i, a) static WS_ARG_T(a) ws_a##i; ws_a##i = (a);
-
-#define WS_KEEP_1(a1) WS_KEEP(1, a1)
-#define WS_KEEP_2(a1, a2) WS_KEEP_1(a1) WS_KEEP(2, a2)
-#define WS_KEEP_3(a1, a2, a3) WS_KEEP_2(a1, a2) WS_KEEP(3, a3)
-#define WS_KEEP_4(a1, a2, a3, a4) WS_KEEP_3(a1, a2, a3) WS_KEEP(4, a4)
-#define WS_KEEP_5(a1, a2, a3, a4, a5) WS_KEEP_4(a1, a2, a3, a4) WS_KEEP(5, a5)
-#define WS_KEEP_6(a1, a2, a3, a4, a5, a6) WS_KEEP_5(a1, a2, a3, a4, a5) WS_KEEP(6, a6)
-#define WS_KEEP_7(a1, a2, a3, a4, a5, a6, a7) \
-    WS_KEEP_6(a1, a2, a3, a4, a5, a6) WS_KEEP(7, a7)
-#define WS_KEEP_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-    WS_KEEP_7(a1, a2, a3, a4, a5, a6, a7) WS_KEEP(8, a8)
-#define WS_KEEP_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-    WS_KEEP_8(a1, a2, a3, a4, a5, a6, a7, a8) WS_KEEP(9, a9)
-#define WS_KEEP_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-    WS_KEEP_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) WS_KEEP(10, a10)
-#define WS_KEEP_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-    WS_KEEP_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) WS_KEEP(11, a11)
-#define WS_KEEP_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-    WS_KEEP_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) WS_KEEP(12, a12)
-#define WS_KEEP_13(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) \
-    WS_KEEP_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) WS_KEEP(13, a13)
-#define WS_KEEP_14(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
-    WS_KEEP_13(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13) WS_KEEP(14, a14)
-#define WS_KEEP_15(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
-    WS_KEEP_14(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14) \
-    WS_KEEP(15, a15)
-#define WS_KEEP_16(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16) \
-    WS_KEEP_15(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15) \
-    WS_KEEP(16, a16)
-
-#define WS_USE_1 ws_a1
-#define WS_USE_2 WS_USE_1, ws_a2
-#define WS_USE_3 WS_USE_2, ws_a3
-#define WS_USE_4 WS_USE_3, ws_a4
-#define WS_USE_5 WS_USE_4, ws_a5
-#define WS_USE_6 WS_USE_5, ws_a6
-#define WS_USE_7 WS_USE_6, ws_a7
-#define WS_USE_8 WS_USE_7, ws_a8
-#define WS_USE_9 WS_USE_8, ws_a9
-#define WS_USE_10 WS_USE_9, ws_a10
-#define WS_USE_11 WS_USE_10, ws_a11
-#define WS_USE_12 WS_USE_11, ws_a12
-#define WS_USE_13 WS_USE_12, ws_a13
-#define WS_USE_14 WS_USE_13, ws_a14
-#define WS_USE_15 WS_USE_14, ws_a15
-#define WS_USE_16 WS_USE_15, ws_a16
+#define WS_SZ(a) ((sizeof(0 ? (a) : (a)) + 7) / 8 * 8)
+#define WS_SZ_1(a) WS_SZ(a)
+#define WS_SZ_2(a, ...) WS_SZ(a) + WS_SZ_1(__VA_ARGS__)
+#define WS_SZ_3(a, ...) WS_SZ(a) + WS_SZ_2(__VA_ARGS__)
+#define WS_SZ_4(a, ...) WS_SZ(a) + WS_SZ_3(__VA_ARGS__)
+#define WS_SZ_5(a, ...) WS_SZ(a) + WS_SZ_4(__VA_ARGS__)
+#define WS_SZ_6(a, ...) WS_SZ(a) + WS_SZ_5(__VA_ARGS__)
+#define WS_SZ_7(a, ...) WS_SZ(a) + WS_SZ_6(__VA_ARGS__)
+#define WS_SZ_8(a, ...) WS_SZ(a) + WS_SZ_7(__VA_ARGS__)
+#define WS_SZ_9(a, ...) WS_SZ(a) + WS_SZ_8(__VA_ARGS__)
+#define WS_SZ_10(a, ...) WS_SZ(a) + WS_SZ_9(__VA_ARGS__)
+#define WS_SZ_11(a, ...) WS_SZ(a) + WS_SZ_10(__VA_ARGS__)
+#define WS_SZ_12(a, ...) WS_SZ(a) + WS_SZ_11(__VA_ARGS__)
+#define WS_SZ_13(a, ...) WS_SZ(a) + WS_SZ_12(__VA_ARGS__)
+#define WS_SZ_14(a, ...) WS_SZ(a) + WS_SZ_13(__VA_ARGS__)
+#define WS_SZ_15(a, ...) WS_SZ(a) + WS_SZ_14(__VA_ARGS__)
+#define WS_SZ_16(a, ...) WS_SZ(a) + WS_SZ_15(__VA_ARGS__)
+#define WS_ARG_BYTES(...) (WS_CAT(WS_SZ_, WS_NARGS(__VA_ARGS__))(__VA_ARGS__))
 
 #define WS_LAUNCH(kernel, blocks, threads, shared_bytes, ...)                  \
     do {                                                                       \
-        WS_CAT(WS_KEEP_, WS_NARGS(__VA_ARGS__))(__VA_ARGS__)                   \
-        void ws_body(void) { kernel(WS_CAT(WS_USE_, WS_NARGS(__VA_ARGS__))); } \
-        ws_launch(ws_body, WS_DIM3(blocks), WS_DIM3(threads),                  \
+        _Static_assert(WS_ARG_BYTES(__VA_ARGS__) <= WS_LAUNCH_STACK_BYTES,     \
+                       "warpsim: a launch passes at most 256 bytes of arguments"); \
+        ws_launch_kernel((void (*)(void))(kernel));                            \
+        ((__typeof__(*(kernel)) *)ws_launch_capture)(__VA_ARGS__);             \
+        ws_launch(ws_launch_replay, WS_DIM3(blocks), WS_DIM3(threads),         \
                   (size_t)(shared_bytes), #kernel, __FILE__, __LINE__);        \
     } while (0)
 
