@@ -1,5 +1,6 @@
 /*
- * tsan.c - the hooks that gcc's -fsanitize=thread instrumentation calls.
+ * tsan.c - the hooks that the compilers' -fsanitize=thread instrumentation
+ * calls (gcc's and clang's: the same names, the ABI of libtsan).
  *
  * warpsim links its own implementation of these instead of libtsan, the way
  * the Linux kernel's KCSAN reuses the same compiler instrumentation with its
@@ -9,7 +10,13 @@
  * others it is a scheduling point and a race check (shadow.c).
  * __tsan_func_entry/exit keep each lane's call stack, which is half of its
  * position for the lockstep model.
+ *
+ * clang also turns memcpy, memmove and memset into __tsan_memcpy ... (gcc
+ * leaves them to the C library, where no hook sees them), and both
+ * compilers turn C11 and __atomic operations into __tsan_atomicN_*: those
+ * do the operation and report it as an atomic access.
  */
+#include <string.h>
 #include "ws_internal.h"
 
 #define RET() ((uintptr_t)__builtin_return_address(0))
@@ -87,4 +94,147 @@ void __tsan_init(void);
 void __tsan_init(void)
 {
     ws_init();
+}
+
+/* ---- memory intrinsics (clang) ----------------------------------------- */
+
+static void range(const void *a, size_t size, int flags, uintptr_t pc)
+{
+    uintptr_t p = (uintptr_t)a;
+    if (size && (ws_tracked(p) || ws_tracked(p + size - 1)))
+        ws_access(p, size, flags | WS_ACC_RANGE, pc);
+}
+
+void *__tsan_memcpy(void *dst, const void *src, size_t size);
+void *__tsan_memcpy(void *dst, const void *src, size_t size)
+{
+    range(src, size, 0, RET());
+    range(dst, size, WS_ACC_WRITE, RET());
+    return memcpy(dst, src, size);
+}
+
+void *__tsan_memmove(void *dst, const void *src, size_t size);
+void *__tsan_memmove(void *dst, const void *src, size_t size)
+{
+    range(src, size, 0, RET());
+    range(dst, size, WS_ACC_WRITE, RET());
+    return memmove(dst, src, size);
+}
+
+void *__tsan_memset(void *dst, int c, size_t size);
+void *__tsan_memset(void *dst, int c, size_t size)
+{
+    range(dst, size, WS_ACC_WRITE, RET());
+    return memset(dst, c, size);
+}
+
+/* ---- C11 / __atomic operations ------------------------------------------ */
+
+/*
+ * __tsan_atomicN_OP(address, [value, [value,]] memory order...): the
+ * operation, done at once (lanes are coroutines of one host thread, so
+ * nothing runs between the check and the operation), reported as an atomic
+ * access. The memory order is not modelled.
+ */
+static void atomic_access(const volatile void *a, size_t size, int write, uintptr_t pc)
+{
+    uintptr_t p = (uintptr_t)a;
+    if (ws_tracked(p))
+        ws_access(p, size, WS_ACC_ATOMIC | (write ? WS_ACC_WRITE : 0), pc);
+}
+
+#define ATOMIC_RMW(n, T, op, expr)                                          \
+    T __tsan_atomic##n##_##op(volatile T *a, T v, int mo);                  \
+    T __tsan_atomic##n##_##op(volatile T *a, T v, int mo)                   \
+    {                                                                       \
+        T old;                                                              \
+        (void)mo;                                                           \
+        atomic_access(a, sizeof(T), 1, RET());                              \
+        old = *a;                                                           \
+        *a = (T)(expr);                                                     \
+        return old;                                                         \
+    }
+
+#define ATOMICS(n, T)                                                       \
+    T __tsan_atomic##n##_load(const volatile T *a, int mo);                 \
+    T __tsan_atomic##n##_load(const volatile T *a, int mo)                  \
+    {                                                                       \
+        (void)mo;                                                           \
+        atomic_access(a, sizeof(T), 0, RET());                              \
+        return *a;                                                          \
+    }                                                                       \
+    void __tsan_atomic##n##_store(volatile T *a, T v, int mo);              \
+    void __tsan_atomic##n##_store(volatile T *a, T v, int mo)               \
+    {                                                                       \
+        (void)mo;                                                           \
+        atomic_access(a, sizeof(T), 1, RET());                              \
+        *a = v;                                                             \
+    }                                                                       \
+    ATOMIC_RMW(n, T, exchange, v)                                           \
+    ATOMIC_RMW(n, T, fetch_add, old + v)                                    \
+    ATOMIC_RMW(n, T, fetch_sub, old - v)                                    \
+    ATOMIC_RMW(n, T, fetch_and, old & v)                                    \
+    ATOMIC_RMW(n, T, fetch_or, old | v)                                     \
+    ATOMIC_RMW(n, T, fetch_xor, old ^ v)                                    \
+    ATOMIC_RMW(n, T, fetch_nand, ~(old & v))                                \
+    T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,      \
+                                              int mo, int fmo);             \
+    T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,      \
+                                              int mo, int fmo)              \
+    {                                                                       \
+        T old;                                                              \
+        (void)mo, (void)fmo;                                                \
+        atomic_access(a, sizeof(T), 1, RET());                              \
+        old = *a;                                                           \
+        if (old == c)                                                       \
+            *a = v;                                                         \
+        return old;                                                         \
+    }                                                                       \
+    static int cas##n(volatile T *a, T *c, T v, uintptr_t pc)               \
+    {                                                                       \
+        T old;                                                              \
+        atomic_access(a, sizeof(T), 1, pc);                                 \
+        old = *a;                                                           \
+        if (old == *c) {                                                    \
+            *a = v;                                                         \
+            return 1;                                                       \
+        }                                                                   \
+        *c = old;                                                           \
+        return 0;                                                           \
+    }                                                                       \
+    int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, \
+                                                   int mo, int fmo);        \
+    int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, \
+                                                   int mo, int fmo)         \
+    {                                                                       \
+        (void)mo, (void)fmo;                                                \
+        return cas##n(a, c, v, RET());                                      \
+    }                                                                       \
+    int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,  \
+                                                 int mo, int fmo);          \
+    int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,  \
+                                                 int mo, int fmo)           \
+    {                                                                       \
+        (void)mo, (void)fmo;                                                \
+        return cas##n(a, c, v, RET());                                      \
+    }
+
+ATOMICS(8, uint8_t)
+ATOMICS(16, uint16_t)
+ATOMICS(32, uint32_t)
+ATOMICS(64, uint64_t)
+#if defined(__SIZEOF_INT128__)
+ATOMICS(128, unsigned __int128)
+#endif
+
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_thread_fence(int mo)
+{
+    (void)mo;
+}
+
+void __tsan_atomic_signal_fence(int mo);
+void __tsan_atomic_signal_fence(int mo)
+{
+    (void)mo;
 }
