@@ -1,4 +1,4 @@
-/* wrong: the compaction rank takes its mask from __activemask() inside the branch of the kept lanes */
+/* wrong: the compaction rank counts the lanes below in __activemask(), taken inside the branch of the kept lanes */
 /*
  * sync.cu - lesson 07, the corrected version: prefix sums (scans) of a
  * warp, of 2- to 32-lane segments and of a block with __shfl_up_sync, and
@@ -167,15 +167,13 @@ __global__ void compact_ballot(const int *in, long long n, int *out, int *counts
     int v = i < n ? in[i] : 0;
     int keep = v > 0;
     unsigned kept = __ballot_sync(FULL_MASK, keep);
-    int rank = 0;
+    int rank = __popc(kept & ((1u << lane) - 1u));
     int before;
     if (lane == 31)
         totals[warp] = __popc(kept);
     before = warps_before(totals);
-    if (keep) {
-        rank = __popc(__activemask() & ((1u << lane) - 1u));
-        out[first + before + rank] = v;
-    }
+    if (keep)
+        out[first + before + __popc(__activemask() & ((1u << lane) - 1u))] = v;
     if (threadIdx.x == blockDim.x - 1)
         counts[blockIdx.x] = before + __popc(kept);
 }
