@@ -1,84 +1,231 @@
 #!/usr/bin/env bash
 # docs/build.sh - builds the site and the handouts into docs/_build/
 # (`make docs`):
-#   index.html, one page per lesson (NN-name.html), glossary.html,
-#   porting.html, lab.html, and the warpsim pages when warpsim/ is present;
-#   handouts/NN-name.pdf (A4, one per lesson) and handouts/workbook.pdf.
-# Pages come from the lesson READMEs and docs/*.md through Pandoc; code and
-# run outputs are pulled in by filters/include.lua, links fixed by
-# filters/links.lua. One stylesheet (style.css) serves screen and print; no
+#   index.html, one page per lesson (NN-name.html, with links to the
+#   previous and next lesson, its handout and its sources), one page per
+#   docs/pages/*.md, search.html with its index (search-index.js);
+#   src/NN-name/ (each lesson's sources), results/ (the transcripts);
+#   handouts/NN-name.pdf (A4, at most MAX_PAGES pages each) and
+#   handouts/workbook.pdf (every lesson and page, with a table of contents).
+# Pages come from the lesson READMEs and docs/pages/*.md through Pandoc with
+# templates/page.html; code and run outputs are pulled in by
+# filters/include.lua, links fixed and lessons linked by filters/links.lua,
+# tables wrapped by filters/layout.lua, CUDA highlighted with
+# templates/cuda.xml. One stylesheet (style.css) serves screen and print; no
 # page needs the network.
+#
+# Environment: REPO_URL, the repository's web address, where the handouts'
+# links point (a PDF cannot link to the machine that built it; default: a
+# placeholder that says to set it); REPO_BRANCH (default main); MAX_PAGES
+# (default 4).
+# WeasyPrint's warnings are shown, and any warning stops the build: a
+# stylesheet rule WeasyPrint ignores is a handout that looks wrong.
+# Exit status: 0 built, 1 a step failed (the message says which).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 docs=$root/docs
 out=$docs/_build
 max_pages=${MAX_PAGES:-4}
+placeholder=https://github.com/SET-REPO_URL/warp-level-cuda
+repo_url=${REPO_URL:-$placeholder}
+repo_branch=${REPO_BRANCH:-main}
+site_title="Warp-level CUDA, lesson by lesson"
 
 rm -rf "$out"
-mkdir -p "$out/handouts" "$out/src" "$out/results" "$out/.frag"
-cp "$docs/style.css" "$out/"
+mkdir -p "$out/handouts" "$out/src" "$out/results" "$out/.frag" "$out/.meta"
+cp "$docs/style.css" "$docs/templates/search.js" "$out/"
 cp -r "$docs/results/." "$out/results/"
-
-common=(--from markdown --highlight-style=tango
-        --lua-filter "$docs/filters/include.lua" --lua-filter "$docs/filters/links.lua"
-        -M "root=$root")
-page_args=(--standalone --toc --toc-depth=2 --css style.css
-           --include-before-body "$docs/nav.html"
-           --include-after-body "$docs/footer.html")
-
-# page SRC.md NAME [pandoc args...]: NAME.html and its body for the workbook.
-page() {
-    local src=$1 name=$2; shift 2
-    pandoc "${common[@]}" "${page_args[@]}" -M "page=${src#"$root"/}" "$@" \
-        "$src" -o "$out/$name.html"
-    pandoc "${common[@]}" -M "page=${src#"$root"/}" "$@" "$src" -o "$out/.frag/$name.html"
-}
 
 lessons=()
 for dir in "$root"/lessons/[0-9][0-9]-*/; do
     [ -f "$dir/README.md" ] || continue
     lessons+=("$(basename "$dir")")
 done
+extra=()
+shopt -s nullglob
+for md in "$docs"/pages/*.md; do extra+=("$(basename "$md" .md)"); done
 
-# The lesson list on the index page: each lesson's title and first sentence.
+common=(--from markdown --syntax-definition "$docs/templates/cuda.xml"
+        --lua-filter "$docs/filters/include.lua" --lua-filter "$docs/filters/links.lua"
+        --lua-filter "$docs/filters/layout.lua"
+        -M "root=$root" -M "lessons=${lessons[*]}" -M "repo-home=$repo_url"
+        -M "repo-branch=$repo_branch")
+page_args=(--standalone --template "$docs/templates/page.html" -M lang=en
+           -M "site-title=$site_title")
+site_args=("${page_args[@]}" --toc --toc-depth=3
+           --include-before-body "$docs/nav.html"
+           --include-after-body "$docs/footer.html")
+print_args=("${page_args[@]}" -M "repo-url=$repo_url")
+
+# title NAME: a page's title as written in its source (Markdown).
+title() {
+    local src
+    case "$1" in
+        [0-9][0-9]-*) src=$root/lessons/$1/README.md ;;
+        *) src=$docs/pages/$1.md ;;
+    esac
+    sed -n 's/^# //p' "$src" | head -n 1
+}
+
+# title_html NAME: the page's title as HTML.
+title_html() {
+    title "$1" | pandoc --from markdown --to html --wrap=none | sed 's|^<p>||; s|</p>$||'
+}
+
+# yaml_str TEXT: TEXT as a double-quoted YAML string.
+yaml_str() {
+    local s=${1//\\/\\\\}
+    printf '"%s"' "${s//\"/\\\"}"
+}
+
+# page SRC.md NAME [pandoc args...]: the site page NAME.html, the handout's
+# page (.print-NAME.html) and its body for the workbook (with ids NAME-...).
+page() {
+    local src=$1 name=$2; shift 2
+    local rel=${src#"$root"/} meta=$out/.meta/$name.yaml
+    [ -f "$meta" ] || echo "{}" >"$meta"
+    pandoc "${common[@]}" "${site_args[@]}" -M "page=$rel" --metadata-file "$meta" "$@" \
+        "$src" -o "$out/$name.html"
+    pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
+        "$src" -o "$out/.print-$name.html"
+    pandoc "${common[@]}" -M "page=$rel" -M "repo-url=$repo_url" \
+        -M "workbook=${lessons[*]} ${extra[*]}" --id-prefix="$name-" "$@" \
+        "$src" -o "$out/.frag/$name.html"
+}
+
+# first_sentence README: the first sentence of the lesson's first paragraph.
+first_sentence() {
+    awk '/^# / { seen = 1; next }
+         seen && /^$/ { if (p != "") exit; next }
+         seen && !/^#/ { p = p (p == "" ? "" : " ") $0 }
+         END { print p }' "$1" |
+        sed -E 's/([.?!])( [A-Z`(]).*$/\1/'
+}
+
+# The lesson list on the index page: title, first sentence, handout.
 list=$out/.frag/lesson-list.md
 {
     echo "## The lessons"
     echo
     for name in "${lessons[@]}"; do
-        readme=$root/lessons/$name/README.md
-        title=$(sed -n 's/^# //p' "$readme" | head -n 1)
-        echo "- [$title]($name.html)"
+        echo "- **[$(title "$name")]($name.html){.site}**\\"
+        echo "  $(first_sentence "$root/lessons/$name/README.md")"
+        echo "  ([handout, PDF](handouts/$name.pdf){.site})"
     done
+    echo
+    echo "The [workbook](handouts/workbook.pdf){.site} (PDF, A4) holds every lesson and every"
+    echo "page of this site, with a table of contents. The lessons' full sources are in"
+    echo "[src/](src/index.html){.site}; the transcripts of the runs in"
+    echo "[results/](results/index.html){.site}."
     echo
 } >"$list"
 
 echo "  PAGE    index.html"
-pandoc "${common[@]}" "${page_args[@]}" -M page=docs/index.md --shift-heading-level-by=-1 \
+pandoc "${common[@]}" "${site_args[@]}" -M page=docs/index.md \
     "$docs/index.md" "$list" -o "$out/index.html"
 
-for name in "${lessons[@]}"; do
+for i in "${!lessons[@]}"; do
+    name=${lessons[$i]}
+    files=()
+    for f in "$root/lessons/$name"/*.cu "$root/lessons/$name"/*.sh \
+             "$root/lessons/$name"/*.gp "$root/lessons/$name"/Makefile; do
+        files+=("$(basename "$f")")
+    done
+    {
+        echo "prevnext: true"
+        if [ "$i" -gt 0 ]; then
+            echo "prev-href: ${lessons[$((i - 1))]}.html"
+            echo "prev-title: $(yaml_str "$(title "${lessons[$((i - 1))]}")")"
+        else
+            echo "prev-href: index.html#the-lessons"
+            echo "prev-title: \"All lessons\""
+        fi
+        if [ $((i + 1)) -lt ${#lessons[@]} ]; then
+            echo "next-href: ${lessons[$((i + 1))]}.html"
+            echo "next-title: $(yaml_str "$(title "${lessons[$((i + 1))]}")")"
+        fi
+        printf 'lesson-files: "Handout: [%s.pdf](handouts/%s.pdf){.site} (A4). Sources:' "$name" "$name"
+        sep=" "
+        for f in "${files[@]}"; do
+            printf '%s[%s](src/%s/%s){.site}' "$sep" "$f" "$name" "$f"
+            sep=", "
+        done
+        echo '."'
+    } >"$out/.meta/$name.yaml"
     echo "  PAGE    $name.html"
-    page "$root/lessons/$name/README.md" "$name" --shift-heading-level-by=-1 \
+    page "$root/lessons/$name/README.md" "$name" \
         -M "srcdir=$root/lessons/$name" -M "lesson=$name"
     mkdir -p "$out/src/$name"
-    cp "$root/lessons/$name"/*.cu "$root/lessons/$name"/check.sh \
-       "$root/lessons/$name"/Makefile "$out/src/$name/"
+    for f in "${files[@]}"; do cp "$root/lessons/$name/$f" "$out/src/$name/"; done
 done
 
-extra=()
-shopt -s nullglob
-for md in "$docs"/pages/*.md; do
-    name=$(basename "$md" .md)
+for name in "${extra[@]}"; do
     echo "  PAGE    $name.html"
-    page "$md" "$name" --shift-heading-level-by=-1 -M "srcdir=$root"
-    extra+=("$name")
+    page "$docs/pages/$name.md" "$name" -M "srcdir=$root"
 done
+
+# Listings of src/ and results/, for static hosts that list no folders.
+# listing DIR TITLE: DIR/index.html, a link to every file under DIR.
+listing() {
+    local dir=$1 heading=$2
+    {
+        echo "# $heading"
+        echo
+        echo "[Back to the lessons](../index.html#the-lessons)"
+        echo
+        (cd "$dir" && find . -type f ! -name index.html | sed 's|^\./||' | LC_ALL=C sort) |
+            while IFS= read -r f; do echo "- [$f]($f)"; done
+    } | pandoc --from markdown --lua-filter "$docs/filters/layout.lua" "${page_args[@]}" |
+        sed 's|href="style.css"|href="../style.css"|' >"$dir/index.html"
+}
+echo "  PAGE    src/index.html, results/index.html"
+listing "$out/src" "The lessons' sources"
+listing "$out/results" "Transcripts, tables and plots of real runs"
+
+echo "  PAGE    search.html"
+cat >"$out/.frag/search.md" <<'MD'
+# Search
+
+```{=html}
+<form id="search-form" class="search-page" role="search" action="search.html">
+<input id="search-q" type="search" name="q" aria-label="Words to search for" placeholder="e.g. __syncwarp race">
+<button type="submit">Search</button>
+</form>
+<p id="search-status" role="status">Searching needs JavaScript; every page is also listed under Lessons.</p>
+<ol id="search-results"></ol>
+<script src="search-index.js"></script>
+<script src="search.js"></script>
+```
+MD
+pandoc --from markdown --lua-filter "$docs/filters/layout.lua" "${page_args[@]}" --include-before-body "$docs/nav.html" \
+    --include-after-body "$docs/footer.html" \
+    "$out/.frag/search.md" -o "$out/search.html"
+indexed=("$out/index.html")
+for name in "${lessons[@]}" "${extra[@]}"; do indexed+=("$out/$name.html"); done
+python3 "$docs/filters/search_index.py" "$out/search-index.js" "${indexed[@]}"
+
+# weasy HTML PDF: WeasyPrint with its warnings shown; any warning fails.
+weasy() {
+    local log
+    log=$(mktemp)
+    if ! weasyprint "$1" "$2" 2>"$log"; then
+        cat "$log" >&2; rm -f "$log"
+        echo "docs/build.sh: weasyprint failed on ${1#"$out"/}" >&2
+        exit 1
+    fi
+    if [ -s "$log" ]; then
+        sed "s|^|  ${2#"$out"/}: |" "$log" >&2
+        rm -f "$log"
+        echo "docs/build.sh: weasyprint warned while printing ${2#"$out"/} (see above)" >&2
+        exit 1
+    fi
+    rm -f "$log"
+}
 
 # Handouts: the same pages, printed with the stylesheet's print rules.
 for name in "${lessons[@]}"; do
     echo "  PDF     handouts/$name.pdf"
-    weasyprint -q "$out/$name.html" "$out/handouts/$name.pdf"
+    weasy "$out/.print-$name.html" "$out/handouts/$name.pdf"
     pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
     if [ "$pages" -gt "$max_pages" ]; then
         echo "docs/build.sh: handouts/$name.pdf has $pages pages, more than $max_pages" >&2
@@ -87,21 +234,38 @@ for name in "${lessons[@]}"; do
 done
 
 echo "  PDF     handouts/workbook.pdf"
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
     echo '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-    echo '<title>Warp-level CUDA, lesson by lesson: workbook</title>'
-    echo '<link rel="stylesheet" href="style.css"></head><body>'
-    echo '<h1 class="title">Warp-level CUDA, lesson by lesson</h1>'
-    echo '<p>The workbook: every lesson, the glossary and the porting guide.</p>'
+    echo "<title>$site_title: workbook</title>"
+    echo '<link rel="stylesheet" href="style.css"></head><body class="workbook">'
+    echo '<section class="cover">'
+    echo "<h1 class=\"title\">$site_title</h1>"
+    echo "<p class=\"subtitle\">Workbook: the ${#lessons[@]} lessons and the ${#extra[@]} reference pages of the site, in one PDF.</p>"
+    echo "<p>Built from commit $commit on $(date -u '+%Y-%m-%d'). Links point to the files in the repository, $repo_url.</p>"
+    echo '<nav class="toc"><h2>Contents</h2><ol>'
     for name in "${lessons[@]}" "${extra[@]}"; do
-        title=$(sed -n 's:.*<title>\(.*\)</title>.*:\1:p' "$out/$name.html" | head -n 1)
-        echo "<section class=\"chapter\"><h1>$title</h1>"
+        t=$(title_html "$name")
+        echo "<li><a href=\"#ch-$name\">$t</a></li>"
+    done
+    echo '</ol></nav></section>'
+    for name in "${lessons[@]}" "${extra[@]}"; do
+        t=$(title_html "$name")
+        echo "<section class=\"chapter\" id=\"ch-$name\"><h1>$t</h1>"
         cat "$out/.frag/$name.html"
         echo '</section>'
     done
     echo '</body></html>'
-} >"$out/workbook.html"
-weasyprint -q "$out/workbook.html" "$out/handouts/workbook.pdf"
-rm -rf "$out/.frag" "$out/workbook.html"
+} >"$out/.workbook.html"
+# one anchor per id: the chapters' ids carry their page's prefix
+dups=$(grep -o ' id="[^"]*"' "$out/.workbook.html" | LC_ALL=C sort | uniq -d | head -n 5)
+if [ -n "$dups" ]; then
+    echo "docs/build.sh: the workbook has duplicate ids: ${dups//$'\n'/ }" >&2
+    exit 1
+fi
+weasy "$out/.workbook.html" "$out/handouts/workbook.pdf"
+rm -rf "$out/.frag" "$out/.meta" "$out"/.print-*.html "$out/.workbook.html"
 
+[ "$repo_url" != "$placeholder" ] ||
+    echo "docs: REPO_URL is not set: the handouts link to $placeholder (make docs REPO_URL=https://...)"
 echo "docs: $out/index.html, ${#lessons[@]} lesson pages, $(( ${#lessons[@]} + 1 )) PDFs in $out/handouts/"

@@ -18,6 +18,11 @@ case "$what" in
             done
             [ "$found" = yes ] || missing+=("$lib")
         done ;;
+    portable)   # warpsim with clang, and for arm64 under qemu-user
+        command -v clang >/dev/null 2>&1 || missing+=(clang)
+        command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
+        command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing+=(gcc-aarch64-linux-gnu)
+        [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || missing+=(libc6-dev-arm64-cross) ;;
     docs)
         for t in pandoc weasyprint; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
         command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils) ;;
