@@ -12,12 +12,27 @@ setup() {
     B=$REPO/docs/_build
 }
 
+# page_text FILE.html: the text a reader sees, tags dropped, entities decoded.
+page_text() {
+    python3 -c 'import html, re, sys
+print(html.unescape(re.sub(r"<[^>]*>", "", open(sys.argv[1], encoding="utf-8").read())))' "$1"
+}
+
+# lessons_built: the lessons that have a page.
+lessons_built() {
+    for d in "$REPO"/lessons/[0-9][0-9]-*/; do
+        name=$(basename "$d")
+        [ -f "$B/$name.html" ] && echo "$name"
+    done
+}
+
 @test "make docs builds the index, a page and a handout per lesson, and the workbook" {
     [ -f "$B/index.html" ]
     [ -f "$B/handouts/workbook.pdf" ]
     [ -f "$B/style.css" ]
     for d in "$REPO"/lessons/[0-9][0-9]-*/; do
         name=$(basename "$d")
+        [ -f "$d/README.md" ] || continue   # a lesson without its text yet
         [ -f "$B/$name.html" ] || fail "no page for $name"
         [ -f "$B/handouts/$name.pdf" ] || fail "no handout for $name"
     done
@@ -32,7 +47,7 @@ setup() {
                 http:*|https:*|mailto:*|'#'*) continue ;;
             esac
             file=${target%%#*}
-            if [ ! -e "$B/$file" ]; then
+            if [[ "$file" == /* || "$file" == ../* || "$file" == */../* ]] || [ ! -e "$B/$file" ]; then
                 echo "$(basename "$page"): broken link $target"
                 bad=$((bad + 1))
             fi
@@ -47,11 +62,21 @@ setup() {
 }
 
 @test "code shown in the pages is pulled from the sources, not pasted" {
-    # the legacy kernel's body appears on lesson 01's page as in legacy.cu
-    run grep -c 'jitter_sleep' "$B/01-shfl-reduction.html"
-    assert_success
-    [ "$output" -ge 5 ]
-    refute grep -q 'pulled from legacy.cu' "$B/01-shfl-reduction.html"
+    # every function a lesson page pulls in shows its signature line as in the source
+    local n=0
+    for readme in "$REPO"/lessons/[0-9][0-9]-*/README.md; do
+        dir=$(dirname "$readme"); name=$(basename "$dir")
+        [ -f "$B/$name.html" ] || continue
+        text=$(page_text "$B/$name.html")
+        while read -r file func; do
+            sig=$(grep -m 1 -E "^[^ #/*].*[ *]$func\(" "$dir/$file")
+            [ -n "$sig" ] || fail "$name: no $func in $file"
+            [[ "$text" == *"$sig"* ]] || fail "$name.html lacks '$sig' from $file"
+            n=$((n + 1))
+        done < <(sed -nE 's/.*include="([^"]+)" function="([^"]+)".*/\1 \2/p' "$readme")
+    done
+    echo "$n functions checked"
+    [ "$n" -ge 6 ]
     # and the run output carries its GPU and date
     run grep -E '# (GPU|date): ' "$B/01-shfl-reduction.html"
     assert_success
@@ -84,6 +109,158 @@ MD
         [ "$pages" -le 4 ]
         [[ "$size" == *"(A4)"* ]]
     done
+}
+
+@test "every page says its language and has one title, larger than its section headings" {
+    for page in "$B"/*.html "$B"/src/index.html "$B"/results/index.html; do
+        grep -q '<html lang="en">' "$page" || fail "$page: no lang"
+        [ "$(grep -c '<h1' "$page")" -eq 1 ] || fail "$page: not exactly one h1"
+    done
+    # the title's size is larger than h2's and h3's, on screen and in print
+    run python3 - "$REPO/docs/style.css" <<'PY'
+import re, sys
+css = open(sys.argv[1]).read()
+screen, _, printed = css.partition("@media print")
+def size(part, sel):
+    m = re.search(re.escape(sel) + r"[^{]*\{[^}]*font-size:\s*([\d.]+)rem", part)
+    return float(m.group(1)) if m else None
+for name, part in (("screen", screen), ("print", printed)):
+    t, h2, h3 = size(part, "h1.title"), size(part, "\nh2") or size(part, " h2"), size(part, "\nh3") or size(part, " h3")
+    print(name, t, h2, h3)
+    assert t and h2 and h3 and t > h2 > h3, name
+PY
+    assert_success
+}
+
+@test "code colours have at least 4.5:1 contrast on the code backgrounds" {
+    run python3 - "$REPO/docs/style.css" <<'PY'
+import re, sys
+css = open(sys.argv[1]).read()
+def lum(h):
+    c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+rules = re.findall(r"((?:code span\.\w+,?\s*)+)\{[^}]*?color:\s*(#[0-9a-fA-F]{6})", css)
+assert len(rules) >= 10, rules
+worst = 99
+for sels, colour in rules:
+    for bg in ("#f6f7f8", "#fbfbf4"):
+        hi, lo = sorted((lum(colour), lum(bg)), reverse=True)
+        ratio = (hi + 0.05) / (lo + 0.05)
+        worst = min(worst, ratio)
+        print(f"{sels.strip()} {colour} on {bg}: {ratio:.2f}")
+        assert ratio >= 4.5, sels
+print(f"worst {worst:.2f}")
+PY
+    assert_success
+    # and the stylesheet holds no var(): WeasyPrint drops shorthands that use it
+    run grep -n 'var(' "$REPO/docs/style.css"
+    assert_failure
+}
+
+@test "CUDA qualifiers and warp intrinsics are highlighted in the lesson pages" {
+    printf '%s\n' '```{.cuda .cpp}' '__global__ void k(int *x) {' '    __shared__ int s[32];' \
+        '    s[threadIdx.x] = __shfl_down_sync(0xffffffffu, *x, 1);' '}' '```' >"$BATS_TEST_TMPDIR/k.md"
+    run pandoc --syntax-definition "$REPO/docs/templates/cuda.xml" "$BATS_TEST_TMPDIR/k.md"
+    assert_success
+    assert_output --partial '<span class="kw">__global__</span>'
+    assert_output --partial '<span class="kw">__shared__</span>'
+    assert_output --partial '<span class="bu">threadIdx</span>'
+    assert_output --partial '<span class="fu">__shfl_down_sync</span>'
+    # and the lesson pages use it
+    run grep -ho '<span class="kw">__device__</span>' "$B"/[0-9][0-9]-*.html
+    assert_success
+}
+
+@test "lessons link to the previous and next lesson, their handout and their sources" {
+    mapfile -t names < <(lessons_built)
+    [ "${#names[@]}" -ge 3 ]
+    for i in "${!names[@]}"; do
+        page=$B/${names[$i]}.html
+        grep -q "href=\"handouts/${names[$i]}.pdf\"" "$page" || fail "${names[$i]}: no handout link"
+        grep -q "href=\"src/${names[$i]}/sync.cu\"" "$page" || fail "${names[$i]}: no sources link"
+        [ -f "$B/src/${names[$i]}/sync.cu" ] || fail "no src/${names[$i]}/sync.cu"
+        if [ "$i" -gt 0 ]; then
+            grep -q "rel=\"prev\" href=\"${names[$((i - 1))]}.html\"" "$page" || fail "${names[$i]}: no prev"
+        fi
+        if [ $((i + 1)) -lt "${#names[@]}" ]; then
+            grep -q "rel=\"next\" href=\"${names[$((i + 1))]}.html\"" "$page" || fail "${names[$i]}: no next"
+        fi
+    done
+}
+
+@test "the index shows each lesson's first sentence and links its handout" {
+    text=$(page_text "$B/index.html")
+    for name in $(lessons_built); do
+        readme=$REPO/lessons/$name/README.md
+        # the first six words of the lesson's first paragraph, Markdown dropped
+        words=$(awk '/^# / { s = 1; next } s && NF { print; exit }' "$readme" |
+                tr -d '`*' | awk '{ print $1, $2, $3, $4, $5, $6 }')
+        [[ "$text" == *"$words"* ]] || fail "index lacks '$words' of $name"
+        grep -q "href=\"handouts/$name.pdf\"" "$B/index.html" || fail "index: no handout of $name"
+    done
+    grep -q 'href="handouts/workbook.pdf"' "$B/index.html"
+}
+
+@test "the text's mentions of a lesson become links, except in code and on its own page" {
+    printf '%s\n' 'As lesson 03 shows (lesson 02), lessons 04 to 06; `lesson 01`; here lesson 05.' \
+        >"$BATS_TEST_TMPDIR/page.md"
+    run pandoc --wrap=none --lua-filter "$REPO/docs/filters/links.lua" -M lesson=05-aggregated-atomics \
+        -M "lessons=01-a 02-b 03-c 04-d 05-aggregated-atomics 06-f" "$BATS_TEST_TMPDIR/page.md"
+    assert_success
+    echo "$output"
+    assert_output --partial '<a href="03-c.html">lesson 03</a>'
+    assert_output --partial '(<a href="02-b.html">lesson 02</a>)'
+    assert_output --partial '<a href="04-d.html">lessons 04</a>'
+    assert_output --partial '<a href="06-f.html">06</a>'
+    assert_output --partial '<code>lesson 01</code>'
+    assert_output --partial 'here lesson 05.'
+}
+
+@test "handouts link to the repository, never to the machine that built them" {
+    for pdf in "$B"/handouts/*.pdf; do
+        run grep -a -c 'file://' "$pdf"
+        [ "$output" = 0 ] || fail "$(basename "$pdf"): $output file:// links"
+    done
+    grep -a -q 'URI (https://github.com/SET-REPO_URL/warp-level-cuda/blob/main/' \
+        "$B/handouts/04-match-any.pdf"
+    # REPO_URL sets where they point
+    printf '%s\n' '[x](legacy.cu) [y](../02-b/README.md) [z](#here) [r](../../docs/results/a.txt)' \
+        >"$BATS_TEST_TMPDIR/page.md"
+    run pandoc --wrap=none --lua-filter "$REPO/docs/filters/links.lua" -M lesson=01-a \
+        -M page=lessons/01-a/README.md -M repo-url=https://example.org/r "$BATS_TEST_TMPDIR/page.md"
+    assert_output --partial 'href="https://example.org/r/blob/main/lessons/01-a/legacy.cu"'
+    assert_output --partial 'href="https://example.org/r/blob/main/lessons/02-b/README.md"'
+    assert_output --partial 'href="https://example.org/r/blob/main/docs/results/a.txt"'
+    assert_output --partial 'href="#here"'
+    # and on the site, the same links resolve against the page's folder
+    printf '%s\n' '[r](../results/a.txt) [p](gpus.md) [l](../../lessons/02-b/README.md)' \
+        >"$BATS_TEST_TMPDIR/page.md"
+    run pandoc --wrap=none --lua-filter "$REPO/docs/filters/links.lua" -M page=docs/pages/lab.md \
+        "$BATS_TEST_TMPDIR/page.md"
+    assert_output --partial 'href="results/a.txt"'
+    assert_output --partial 'href="gpus.html"'
+    assert_output --partial 'href="02-b.html"'
+}
+
+@test "the workbook opens with a cover that lists what it holds and a table of contents" {
+    run pdftotext -f 1 -l 2 "$B/handouts/workbook.pdf" -
+    assert_success
+    assert_output --partial 'Contents'
+    n=$(lessons_built | wc -l)
+    assert_output --partial "the $n lessons and the"
+    for name in $(lessons_built); do
+        title=$(sed -n 's/^# //p' "$REPO/lessons/$name/README.md" | head -n 1 | tr -d '`' | cut -c 1-30)
+        [[ "$output" == *"$title"* ]] || fail "contents lack '$title'"
+    done
+}
+
+@test "search finds a lesson by a word of its text, from an index built with the docs" {
+    [ -f "$B/search.html" ]
+    grep -q 'src="search-index.js"' "$B/search.html"
+    run grep -c '"page":"03-syncwarp-races.html"' "$B/search-index.js"
+    assert_success
+    grep -q 'action="search.html"' "$B/index.html"
 }
 
 @test "make doctor runs anywhere, says what each target will do, and exits 0" {
