@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# need-tools.sh WHAT: makes sure the tools for `make WHAT` (test, docs) are here.
+# need-tools.sh WHAT: makes sure the tools for `make WHAT` (test, docs) are here;
+# `browser` is what tests/browser.bats needs (Chromium, its driver, Selenium).
 # Installs the missing Debian packages with apt-get when run as root;
 # otherwise prints the one command to run and exits 2.
 set -u
-what=${1:?usage: need-tools.sh test|docs}
+what=${1:?usage: need-tools.sh test|docs|browser}
 missing=()
 
 case "$what" in
@@ -25,7 +26,12 @@ case "$what" in
         [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || missing+=(libc6-dev-arm64-cross) ;;
     docs)
         for t in pandoc weasyprint; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
-        command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils) ;;
+        command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
+        command -v python3 >/dev/null 2>&1 || missing+=(python3) ;;
+    browser)
+        command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+        command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+        /usr/bin/python3 -c 'import selenium' >/dev/null 2>&1 || missing+=(python3-selenium) ;;
     *) echo "need-tools.sh: unknown need '$what'" >&2; exit 2 ;;
 esac
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# The built site in a real browser: headless Chromium (Debian's chromium,
+# driven through python3-selenium and chromium-driver) opens every page at
+# 390 px (a phone) and 1280 px and checks what a reader would see.
+# scripts/need-tools.sh browser installs the three packages.
+
+setup_file() {
+    load helper
+    if ! "$REPO/scripts/need-tools.sh" browser >&3 2>&3; then
+        export BROWSER_MISSING=1
+        return 0
+    fi
+    # build the site unless a build newer than every source of it is there
+    local built=$REPO/docs/_build/search-index.js stale=yes
+    if [ -f "$built" ]; then
+        stale=$(find "$REPO/docs" "$REPO/lessons" \( -path "$REPO/docs/_build" -o -name build \) \
+                     -prune -o -type f -newer "$built" -print -quit)
+    fi
+    [ -z "$stale" ] || make -s --no-print-directory -C "$REPO" docs >/dev/null
+    write_checker "$BATS_FILE_TMPDIR/browser.py"
+}
+
+setup() {
+    load helper
+    [ -z "${BROWSER_MISSING:-}" ] || skip "chromium, chromium-driver or python3-selenium missing"
+    B=$REPO/docs/_build
+    CHECK=(timeout 300 /usr/bin/python3 "$BATS_FILE_TMPDIR/browser.py")
+}
+
+# write_checker FILE: the Python that drives the browser.
+write_checker() {
+    cat >"$1" <<'PY'
+"""Opens the built site in headless Chromium and checks what a reader sees.
+
+usage: browser.py SITE_DIR [--shots DIR] [--search WORD:PAGE]...
+
+For every top-level page of SITE_DIR, at 390 px (a phone) and 1280 px:
+the page must not scroll sideways as a whole (the root's scrollWidth is at
+most the viewport's width), every <img> must have loaded, and the page
+title must be larger than every section heading. For every
+--search WORD:PAGE, search.html?q=WORD must list a result linking to PAGE.
+--shots DIR saves a screenshot of each page at each width there.
+Prints one TAP line per check; exit status 0 all passed, 1 one failed,
+2 bad usage or no browser.
+"""
+import glob
+import os
+import sys
+import time
+import urllib.parse
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+except ImportError:
+    print("browser.py: python3-selenium is not installed", file=sys.stderr)
+    sys.exit(2)
+
+WIDTHS = (390, 1280)
+
+
+def driver():
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--allow-file-access-from-files", "--hide-scrollbars"):
+        opts.add_argument(a)
+    opts.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+
+
+def set_width(d, width):
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def main(argv):
+    args = argv[1:]
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if args else 2
+    site = os.path.abspath(args.pop(0))
+    shots, searches = None, []
+    while args:
+        a = args.pop(0)
+        if a == "--shots" and args:
+            shots = args.pop(0)
+            os.makedirs(shots, exist_ok=True)
+        elif a == "--search" and args and ":" in args[0]:
+            searches.append(args.pop(0).split(":", 1))
+        else:
+            print(f"browser.py: bad argument {a!r}", file=sys.stderr)
+            return 2
+    pages = sorted(os.path.basename(p) for p in glob.glob(os.path.join(site, "*.html")))
+    if not pages:
+        print(f"browser.py: no pages in {site}", file=sys.stderr)
+        return 2
+    d = driver()
+    n = failed = 0
+
+    def check(ok, what, detail=""):
+        nonlocal n, failed
+        n += 1
+        if not ok:
+            failed += 1
+        print(f"{'ok' if ok else 'not ok'} {n} - {what}")
+        if detail and not ok:
+            print("# " + detail)
+
+    try:
+        for width in WIDTHS:
+            set_width(d, width)
+            for page in pages:
+                d.get("file://" + os.path.join(site, page))
+                d.execute_script("return document.fonts ? document.fonts.ready : null")
+                # images: wait until each has finished, then ask whether it loaded
+                for _ in range(50):
+                    if d.execute_script("return Array.from(document.images).every(i => i.complete)"):
+                        break
+                    time.sleep(0.1)
+                bad = d.execute_script(
+                    "return Array.from(document.images)"
+                    ".filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+                check(not bad, f"{page} at {width} px: every image loads", f"not loaded: {bad}")
+                sw, vw, wide = d.execute_script(
+                    "const r = document.documentElement;"
+                    "const vw = r.clientWidth;"
+                    "const wide = Array.from(document.querySelectorAll('body *'))"
+                    "  .filter(e => e.getBoundingClientRect().right > vw + 1"
+                    "    && !e.closest('pre, div.table-wrap, div.sourceCode'))"
+                    "  .slice(0, 3).map(e => e.tagName + (e.id ? '#' + e.id : '')"
+                    "    + ' ' + (e.textContent || '').slice(0, 40));"
+                    "return [r.scrollWidth, vw, wide];")
+                check(sw <= vw, f"{page} at {width} px: the page does not scroll sideways",
+                      f"scrollWidth {sw} > viewport {vw}; too wide: {wide}")
+                title, heads = d.execute_script(
+                    "const px = e => parseFloat(getComputedStyle(e).fontSize);"
+                    "const t = document.querySelector('h1.title');"
+                    "return [t ? px(t) : 0,"
+                    "  Array.from(document.querySelectorAll('main h1, main h2, main h3')).map(px)];")
+                check(title > max(heads, default=0),
+                      f"{page} at {width} px: the title is larger than every section heading",
+                      f"title {title}px, headings up to {max(heads, default=0)}px")
+                if shots:
+                    d.save_screenshot(os.path.join(shots, f"{page[:-5]}-{width}.png"))
+        set_width(d, 1280)
+        for word, target in searches:
+            url = "file://" + os.path.join(site, "search.html") + "?q=" + urllib.parse.quote(word)
+            d.get(url)
+            hrefs = []
+            for _ in range(50):
+                hrefs = d.execute_script(
+                    "return Array.from(document.querySelectorAll('#search-results a'))"
+                    ".map(a => a.getAttribute('href'))")
+                if hrefs:
+                    break
+                time.sleep(0.1)
+            hit = any(h.split("#")[0] == target for h in hrefs)
+            check(hit, f"search for {word!r} finds {target}",
+                  f"results: {hrefs[:8]}")
+            if shots:
+                d.save_screenshot(os.path.join(shots, f"search-{word}.png"))
+    finally:
+        d.quit()
+    print(f"{n - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
+PY
+}
+
+@test "no page scrolls sideways, every image loads, titles outrank headings, at 390 and 1280 px" {
+    run "${CHECK[@]}" "$B" --shots "${BROWSER_SHOTS:-$BATS_TEST_TMPDIR/shots}"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^ok [0-9]+ - index.html at 390 px: the page does not scroll sideways$'
+    assert_line --regexp '^ok [0-9]+ - 04-match-any.html at 1280 px: every image loads$'
+    refute_line --partial 'not ok'
+}
+
+@test "search finds a lesson by a word from its text" {
+    # a word of lesson 03's text and a CUDA name of lesson 04's code
+    run "${CHECK[@]}" "$B" --search "racecheck:01-shfl-reduction.html" \
+        --search "__match_any_sync:04-match-any.html" --search "transpose:03-syncwarp-races.html"
+    echo "$output"
+    assert_success
+    assert_line --regexp "^ok [0-9]+ - search for 'transpose' finds 03-syncwarp-races.html$"
+}
+
+@test "the checker fails on a page that scrolls sideways, a broken image or a failed search" {
+    site=$BATS_TEST_TMPDIR/site
+    mkdir -p "$site"
+    cp "$B/style.css" "$B/search.js" "$B/search.html" "$site/"
+    printf '%s\n' 'window.SEARCH_INDEX = [{"page":"a.html","anchor":"","title":"A","section":"","text":"warp"}];' \
+        >"$site/search-index.js"
+    cat >"$site/a.html" <<'HTML'
+<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><link rel="stylesheet" href="style.css">
+<meta name="viewport" content="width=device-width, initial-scale=1"></head><body>
+<header id="title-block-header"><h1 class="title">A</h1></header><main>
+<p><span style="display:inline-block; width:2000px">too wide</span></p>
+<img src="missing.png" alt="gone"></main></body></html>
+HTML
+    run "${CHECK[@]}" "$site" --search "warp:a.html" --search "nowhere:a.html"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^not ok [0-9]+ - a.html at 390 px: the page does not scroll sideways$'
+    assert_line --regexp '^not ok [0-9]+ - a.html at 1280 px: every image loads$'
+    assert_line --regexp "^ok [0-9]+ - search for 'warp' finds a.html$"
+    assert_line --regexp "^not ok [0-9]+ - search for 'nowhere' finds a.html$"
+}
