@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# cross-check.sh [ARCH] - warpsim built for another processor (default
+# aarch64: the arm64 of Apple silicon and of ARM Linux machines) and run
+# under qemu-user, checked against the native build:
+#
+#   1. the library, the driver and the test programs, built by
+#      ARCH-linux-gnu-gcc into build/ARCH;
+#   2. tests/prims and every case of tests/detect under lockstep, its and
+#      random: the same output and exit status as the native programs;
+#   3. the corpus, when there is one: corpus/run.sh on the ARCH programs;
+#   4. lessons 01 and 03: their own checkers (make check EMU=1) on the
+#      ARCH programs.
+#
+# The ARCH programs run through small scripts that exec qemu, so that the
+# checkers need no change. Settings (environment): CROSS_CC
+# (ARCH-linux-gnu-gcc), QEMU (qemu-ARCH), QEMU_LD_PREFIX
+# (/usr/ARCH-linux-gnu), LESSONS (folder names under lessons/), CORPUS=0
+# to leave the corpus out. Exit status: 0 everything as expected, 1 a
+# difference or a failed check, 2 bad usage or a failed build, 77 no cross
+# compiler or no qemu (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+# qemu-user).
+set -u
+case ${1:-} in
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+arch=${1:-aarch64}
+case $arch in
+    *[!a-z0-9_]*|'') echo "cross-check.sh: bad ARCH '$arch'" >&2; exit 2 ;;
+esac
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+cc=${CROSS_CC:-$arch-linux-gnu-gcc}
+qemu=${QEMU:-qemu-$arch}
+sysroot=${QEMU_LD_PREFIX:-/usr/$arch-linux-gnu}
+lessons=${LESSONS:-01-shfl-reduction 03-syncwarp-races}
+for t in "$cc" "$qemu"; do
+    if ! command -v "$t" >/dev/null 2>&1; then
+        echo "cross-check.sh: $t not found (Debian: apt-get install gcc-$arch-linux-gnu" \
+             "libc6-dev-${arch/aarch64/arm64}-cross qemu-user)" >&2
+        exit 77
+    fi
+done
+
+B=build/$arch
+bad=0
+say() { printf '%s\n' "$*"; }
+fail() { printf 'not ok: %s\n' "$*"; bad=1; }
+
+# wrap DIR PROG...: DIR/NAME runs PROG under qemu, for each PROG.
+wrap() {
+    local dir=$1 p
+    shift
+    mkdir -p "$dir"
+    for p in "$@"; do
+        printf '#!/bin/sh\nexec %s -L %s %s "$@"\n' "$qemu" "$sysroot" "$p" >"$dir/$(basename "$p")"
+        chmod +x "$dir/$(basename "$p")"
+    done
+}
+
+say "# building warpsim natively and for $arch ($cc)"
+make -s --no-print-directory -C "$here" all tests >/dev/null || exit 2
+make -s --no-print-directory -C "$here" WS_CC="$cc" WS_B="$B" all tests >/dev/null || exit 2
+file_out=$(od -An -tx1 -j18 -N2 "$here/$B/tests/prims" | tr -d ' ')
+[ "$file_out" = b700 ] || [ "$arch" != aarch64 ] || { fail "$B/tests/prims is not an aarch64 program"; exit 1; }
+wrap "$here/$B/run" "$here/$B/warpsim" "$here/$B/tests/prims" "$here/$B/tests/detect"
+
+# same NAME -- ENV... -- ARGS...: runs the native and the $arch program
+# with the same settings; both outputs and exit statuses must match.
+same() {
+    local name=$1 envs=() n_out x_out n_rc x_rc
+    shift 2
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    n_out=$(env "${envs[@]}" timeout 60 "$here/build/tests/$name" "$@" 2>&1); n_rc=$?
+    x_out=$(env "${envs[@]}" timeout 120 "$here/$B/run/$name" "$@" 2>&1); x_rc=$?
+    if [ "$n_out" != "$x_out" ] || [ $n_rc -ne $x_rc ]; then
+        fail "$name $* (${envs[*]}): native exit $n_rc, $arch exit $x_rc"
+        diff <(printf '%s\n' "$n_out") <(printf '%s\n' "$x_out") | head -n 10 | sed 's/^/#   /'
+        return 1
+    fi
+    return 0
+}
+
+say "# the primitives and the detector cases, native and $arch, every model"
+ncases=$("$here/build/tests/detect" --help | sed -n 's/.*which case (1\.\.\([0-9]*\).*/\1/p')
+[ -n "$ncases" ] || { echo "cross-check.sh: cannot read the number of detect cases" >&2; exit 2; }
+n=0 ok=0
+for model in lockstep its random; do
+    envs=("WARPSIM_MODEL=$model" WARPSIM_SPIN_LIMIT=100000)
+    n=$((n + 1)); same prims -- "${envs[@]}" -- && ok=$((ok + 1))
+    for k in $(seq 1 "$ncases"); do
+        n=$((n + 1)); same detect -- "${envs[@]}" -- -k "$k" && ok=$((ok + 1))
+    done
+done
+say "ok: $ok of $n runs of prims and detect gave the same output on $arch as natively"
+[ $ok -eq $n ] || bad=1
+
+if [ "${CORPUS:-1}" != 0 ] && [ -x "$here/corpus/run.sh" ]; then
+    say "# the corpus on $arch"
+    if make -s --no-print-directory -C "$here" WS_CC="$cc" WS_B="$B" corpus >/dev/null; then
+        wrap "$here/$B/corpus-run" "$here/$B"/corpus/*
+        if CORPUS_BUILD="$here/$B/corpus-run" "$here/corpus/run.sh" >"$here/$B/corpus.log" 2>&1; then
+            say "ok: the corpus on $arch ($(grep -c . "$here/$B/corpus.log") lines in $B/corpus.log)"
+        else
+            fail "the corpus on $arch (see $B/corpus.log)"
+            grep -v '^\(kernel\|#\)' "$here/$B/corpus.log" | tail -n 5 | sed 's/^/#   /'
+        fi
+    else
+        fail "building the corpus for $arch"
+    fi
+fi
+
+# A lesson's programs for $arch, built by its own Makefile into
+# build/emu-$arch-bin; build/emu-$arch holds scripts that run them under
+# qemu, made newer than everything they depend on (after a dry run has
+# written the native flags stamp there), so that `make check EMU=1` takes
+# them as built and runs the lesson's own checker on them, with the native
+# library and driver.
+for l in $lessons; do
+    d=$top/lessons/$l
+    [ -d "$d" ] || { fail "no lesson $l"; continue; }
+    say "# lesson $l on $arch"
+    if ! make -s --no-print-directory -C "$d" emu WS_CC="$cc" WS_B="$B" \
+            EMU_BUILD="build/emu-$arch-bin" >/dev/null; then
+        fail "building lesson $l for $arch"
+        continue
+    fi
+    progs=()
+    for p in "$d/build/emu-$arch-bin"/*; do
+        [ -f "$p" ] && [ -x "$p" ] && progs+=("$p")
+    done
+    make -s --no-print-directory -C "$d" -n check EMU=1 EMU_BUILD="build/emu-$arch" >/dev/null 2>&1
+    sleep 1
+    wrap "$d/build/emu-$arch" "${progs[@]}"
+    out=$(make --no-print-directory -C "$d" check EMU=1 EMU_BUILD="build/emu-$arch" 2>&1)
+    rc=$?
+    if ! grep -q "qemu" "$d/build/emu-$arch/sync" 2>/dev/null; then
+        fail "make check rebuilt lesson $l's programs natively instead of running the $arch ones"
+        continue
+    fi
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' <<<"$out" | tail -n 1)
+    if [ $rc -eq 0 ] && [ -n "$summary" ]; then
+        say "ok: lesson $l's checker on $arch: $summary"
+    else
+        fail "lesson $l's checker on $arch (exit $rc): ${summary:-no summary}"
+        grep -E '^not ok' <<<"$out" | head -n 5 | sed 's/^/#   /'
+    fi
+done
+
+if [ $bad -eq 0 ]; then
+    say "cross-check: $arch as native"
+else
+    say "cross-check: $arch differs (above)"
+fi
+exit $bad
