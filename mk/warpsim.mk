@@ -34,11 +34,15 @@ WS_LIB = $(WS_DIR)/$(WS_B)/libwarpsim.a
 WS_DRIVER = $(WS_DIR)/$(WS_B)/warpsim
 WS_CC ?= $(CC)
 WS_FLAGS ?=
-# gcc's and clang's spelling of "volatile accesses call their own hooks".
+# gcc's and clang's spelling of "volatile accesses call their own hooks";
+# clang also drops the hook of a read that a write to the same place
+# follows (s[i] += 1 would be a write only, and an uninitialized read
+# would go unseen) unless told to keep it.
 WS_CC_IS_CLANG := $(findstring clang,$(shell $(WS_CC) --version 2>/dev/null | head -n 1))
-WS_VOLATILE := $(if $(WS_CC_IS_CLANG),-mllvm -tsan-distinguish-volatile=1,--param tsan-distinguish-volatile=1)
+WS_TSAN_FLAGS := $(if $(WS_CC_IS_CLANG),-mllvm -tsan-distinguish-volatile=1 \
+                   -mllvm -tsan-instrument-read-before-write=1,--param tsan-distinguish-volatile=1)
 WS_PROG_FLAGS := -std=gnu11 -DWARPSIM -Dmain=ws_main -I$(TOP)/include \
-                 -I$(WS_DIR)/include -g -O0 -fsanitize=thread $(WS_VOLATILE) \
+                 -I$(WS_DIR)/include -g -O0 -fsanitize=thread $(WS_TSAN_FLAGS) \
                  -Wall -Wextra
 WS_DEPS = $(WS_LIB) $(WS_DIR)/include/warpsim.h $(TOP)/include/lesson.h
 ws_compile = $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) $(3) -x c -c $(1) -o $(2)

@@ -108,7 +108,7 @@ EOF
     done
 }
 
-@test "a dead store and an unused load on shared memory still race, with gcc and clang" {
+@test "a dead store and an unused load still race, and a read-modify-write still reads, with gcc and clang" {
     need clang
     cat >"$BATS_TEST_TMPDIR/dead.cu" <<'EOF'
 #include "warpsim.h"
@@ -129,12 +129,19 @@ __global__ void unused_load(int *out)
     }
     (void)out;
 }
+__global__ void read_modify_write(int *out)
+{
+    __shared__ int u[64];
+    u[threadIdx.x] += 1;                        /* reads a word no thread wrote */
+    out[threadIdx.x] = u[threadIdx.x];
+}
 int main(void)
 {
     int *d;
-    cudaMalloc(&d, 4);
+    cudaMalloc(&d, 256);
     WS_LAUNCH(dead_store, 1, 64, 0, d);
     WS_LAUNCH(unused_load, 1, 64, 0, d);
+    WS_LAUNCH(read_modify_write, 1, 64, 0, d);
     cudaDeviceSynchronize();
     return 0;
 }
@@ -146,6 +153,7 @@ EOF
             echo "--- $cc, $model"; echo "$output"
             assert_line --regexp '^warpsim: race on shared .*writes it at dead\.cu:5 and thread .* writes it at dead\.cu:5; different warps'
             assert_line --regexp '^warpsim: race on shared .*(writes it at dead\.cu:12 and .* reads it at dead\.cu:14|reads it at dead\.cu:14 and .* writes it at dead\.cu:12)'
+            assert_line --regexp '^warpsim: uninitialized read: .* reads shared .* at dead\.cu:22 before any thread of its block wrote it'
         done
     done
 }
