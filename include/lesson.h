@@ -49,7 +49,9 @@
 #ifndef LESSON_H
 #define LESSON_H
 
-#if defined(WARPSIM)
+#if defined(LESSON_VERIFY)
+/* build/verify: harness.cu compiled by the host C compiler, no CUDA. */
+#elif defined(WARPSIM)
 #include "warpsim.h"
 #else
 #include <cuda_runtime.h>
@@ -93,6 +95,7 @@ static inline void lesson_fail(int status, const char *fmt, ...)
     exit(status);
 }
 
+#if !defined(LESSON_VERIFY)
 /* No GPU and no driver are a skip (77); anything else is a real error. */
 static inline void lesson_cuda_check(cudaError_t e, const char *what,
                                      const char *file, int line)
@@ -240,6 +243,9 @@ static __device__ inline void jitter_sleep(unsigned ns, int sleeper)
 #endif
 }
 
+#endif /* !LESSON_VERIFY */
+
+#if !defined(LESSON_VERIFY)
 /*
  * A watchdog for demonstrations that hang: a lane that spin-waits calls
  * watchdog_expired(start, cycles) in its loop, with start = clock64() taken
@@ -250,6 +256,9 @@ static __device__ inline int watchdog_expired(long long start, long long cycles)
 {
     return clock64() - start > cycles;
 }
+#else
+static inline void lesson_print_path(void) { }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Command line                                                         */
@@ -295,6 +304,16 @@ static inline int lesson_parse_number(const char *s, long long *out)
     return 0;
 }
 
+/*
+ * Lessons with a harness.cu (see "The lesson harness" below) take two more
+ * options, parsed here once lesson_harness_options is set:
+ *   --sleepers PATTERN   which lanes sleep at the delay points
+ *   --dump FILE          write the raw results to FILE for build/verify
+ */
+static int lesson_harness_options = 0;
+static const char *lesson_sleepers = "odd";
+static const char *lesson_dump_path = NULL;
+
 static inline void lesson_usage(const lesson_program *p)
 {
     int i;
@@ -306,6 +325,13 @@ static inline void lesson_usage(const lesson_program *p)
         printf("  %-24s %s (%lld..%lld, default %lld)\n", flag, o->help,
                o->min, o->max, *o->value);
     }
+    if (lesson_harness_options) {
+        printf("  %-24s %s\n", "--sleepers PATTERN",
+               "lanes that sleep -j NS before and after each warp primitive and");
+        printf("  %-24s %s\n", "", "each read of threadIdx: odd, even, upper, lower, leader");
+        printf("  %-24s %s\n", "", "(lane 0) or random (a seeded choice per warp, -s); default odd");
+        printf("  %-24s %s\n", "--dump FILE", "write the results to FILE instead of judging them (build/verify does)");
+    }
     printf("  %-24s %s\n", "--path", "print which code path the kernels run (pre-Volta or not) and exit");
     printf("  %-24s %s\n", "-h, --help", "show this help and exit");
     printf("\nnumbers take a K, M or G suffix for 2^10, 2^20, 2^30 (-n 16M).\n");
@@ -315,6 +341,8 @@ static inline void lesson_usage(const lesson_program *p)
     printf("\nexit status: 0 matches the CPU, 1 wrong result, 2 bad usage,\n"
            "3 hang caught by the watchdog, 77 no usable GPU.\n");
 }
+
+static inline int lesson_sleepers_lanes(const char *name, unsigned *lanes, int *random);
 
 /* Finds the option for "-x" or "--name"; NULL if none. */
 static inline lesson_option *lesson_find_option(const lesson_program *p,
@@ -381,6 +409,19 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
             snprintf(flag, sizeof flag, "%s", arg);
             val = NULL;
         }
+        if (lesson_harness_options &&
+            (strcmp(flag, "--sleepers") == 0 || strcmp(flag, "--dump") == 0)) {
+            if (!val) {
+                if (i + 1 >= argc)
+                    lesson_fail(LESSON_USAGE, "%s needs a value (try --help)", flag);
+                val = argv[++i];
+            }
+            if (strcmp(flag, "--dump") == 0)
+                lesson_dump_path = val;
+            else
+                lesson_sleepers = val;
+            continue;
+        }
         o = lesson_find_option(p, flag);
         if (!o)
             lesson_fail(LESSON_USAGE, "unknown option '%s' (try --help)", arg);
@@ -398,6 +439,13 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
                         o->name, o->min, o->max, v);
         *o->value = v;
     }
+    if (lesson_harness_options) {
+        unsigned lanes;
+        int random;
+        if (lesson_sleepers_lanes(lesson_sleepers, &lanes, &random) != 0)
+            lesson_fail(LESSON_USAGE, "--sleepers: no pattern named '%s' "
+                        "(odd, even, upper, lower, leader, random)", lesson_sleepers);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -414,6 +462,7 @@ static inline const char *lesson_bytes(double bytes, char *buf, size_t size)
     return buf;
 }
 
+#if !defined(LESSON_VERIFY)
 /* Allocates device memory or exits: 2 when the GPU lacks the memory. */
 static inline void *lesson_device_alloc(size_t bytes, const char *what)
 {
@@ -427,6 +476,7 @@ static inline void *lesson_device_alloc(size_t bytes, const char *what)
     lesson_cuda_check(e, "cudaMalloc", __FILE__, __LINE__);
     return p;
 }
+#endif
 
 /* Allocates host memory or exits 2 with the size that failed. */
 static inline void *lesson_host_alloc(size_t bytes, const char *what)
@@ -525,5 +575,443 @@ static inline int lesson_result(int right, const char *fmt, ...)
     printf(")\n");
     return right ? LESSON_OK : LESSON_WRONG;
 }
+
+
+/* ------------------------------------------------------------------ */
+/* The lesson harness                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A lesson folder with a harness.cu builds each program from two
+ * translation units (mk/lesson.mk): harness.cu, the host side a student
+ * never edits (command line, input, CPU reference, launch, verdict), built
+ * with LESSON_HARNESS defined; and the lesson file (legacy.cu, sync.cu, a
+ * student's mine.cu), device code only, built with LESSON_UNIT defined.
+ * build/verify is harness.cu again, built by the host C compiler with
+ * LESSON_VERIFY defined: it runs a program with --dump, and judges what
+ * the program wrote (lesson_verify_start below).
+ *
+ * Delays that do not depend on the file: in a lesson unit every warp
+ * primitive (__shfl*_sync, __ballot_sync, __any/__all/__uni_sync,
+ * __activemask, __syncwarp, __match_*_sync, __reduce_*_sync, the LEGACY_*
+ * mask-less forms) and every read of threadIdx (so LANE() too) is a delay
+ * point: the lanes of the --sleepers pattern sleep -j NS nanoseconds just
+ * before and just after it (on the GPU with __nanosleep, a busy-wait on
+ * %globaltimer below compute capability 7.0; on warpsim in virtual time).
+ * The harness passes the setting to the lesson unit with
+ * lesson_delay_set(), which lesson.h defines in the lesson unit: a
+ * __device__ variable is not shared between translation units without -rdc.
+ */
+
+/* The lanes of a --sleepers pattern; *random is set for "random", whose
+ * lanes are drawn per warp from the seed. Returns -1 for an unknown name. */
+static inline int lesson_sleepers_lanes(const char *name, unsigned *lanes, int *random)
+{
+    *random = 0;
+    if (strcmp(name, "odd") == 0) *lanes = 0xaaaaaaaau;
+    else if (strcmp(name, "even") == 0) *lanes = 0x55555555u;
+    else if (strcmp(name, "upper") == 0) *lanes = 0xffff0000u;
+    else if (strcmp(name, "lower") == 0) *lanes = 0x0000ffffu;
+    else if (strcmp(name, "leader") == 0) *lanes = 0x00000001u;
+    else if (strcmp(name, "random") == 0) { *lanes = 0; *random = 1; }
+    else return -1;
+    return 0;
+}
+
+#if defined(LESSON_UNIT) && !defined(LESSON_VERIFY)
+
+#if defined(WARPSIM)
+static unsigned lesson_delay_ns_d;
+static unsigned lesson_delay_lanes_d;
+static int lesson_delay_random_d;
+static unsigned long long lesson_delay_seed_d;
+#define LESSON_TID_X (ws_self->thread_idx.x)
+#define LESSON_BID_X (ws_self->block_idx.x)
+#define LESSON_ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+static __device__ unsigned lesson_delay_ns_d;
+static __device__ unsigned lesson_delay_lanes_d;
+static __device__ int lesson_delay_random_d;
+static __device__ unsigned long long lesson_delay_seed_d;
+#define LESSON_TID_X (threadIdx.x)
+#define LESSON_BID_X (blockIdx.x)
+#define LESSON_ALWAYS_INLINE static __device__ __forceinline__
+#endif
+
+/* Called by the harness before each launch (host code, this unit only). */
+void lesson_delay_set(unsigned ns, unsigned lanes, int random, unsigned long long seed);
+void lesson_delay_set(unsigned ns, unsigned lanes, int random, unsigned long long seed)
+{
+#if defined(WARPSIM)
+    lesson_delay_ns_d = ns;
+    lesson_delay_lanes_d = lanes;
+    lesson_delay_random_d = random;
+    lesson_delay_seed_d = seed;
+#else
+    CUDA_CHECK(cudaMemcpyToSymbol(lesson_delay_ns_d, &ns, sizeof ns));
+    CUDA_CHECK(cudaMemcpyToSymbol(lesson_delay_lanes_d, &lanes, sizeof lanes));
+    CUDA_CHECK(cudaMemcpyToSymbol(lesson_delay_random_d, &random, sizeof random));
+    CUDA_CHECK(cudaMemcpyToSymbol(lesson_delay_seed_d, &seed, sizeof seed));
+#endif
+}
+
+/* Whether the calling lane is one of the sleepers. */
+LESSON_ALWAYS_INLINE int lesson_delay_sleeper(void)
+{
+    unsigned lane = LESSON_TID_X % 32u, lanes = lesson_delay_lanes_d;
+    if (lesson_delay_random_d) {
+        /* splitmix64 of (seed, warp of the grid): the same warps sleep in
+         * every run with the same seed. */
+        unsigned long long z = lesson_delay_seed_d + 0x9e3779b97f4a7c15ULL *
+            (1ULL + (unsigned long long)LESSON_BID_X * 1024ULL + LESSON_TID_X / 32u);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        lanes = (unsigned)(z ^ (z >> 31));
+    }
+    return (int)(lanes >> lane & 1u);
+}
+
+/*
+ * A delay point: the sleepers sleep lesson_delay_ns_d nanoseconds. On
+ * warpsim every lane calls __nanosleep (the others for 0 ns), so that the
+ * lanes do not diverge there: the lockstep model orders lanes by where they
+ * are in the code, and a lane left behind in a branch at the end of a loop
+ * body would run after those already in the next iteration.
+ */
+LESSON_ALWAYS_INLINE void lesson_delay_point(void)
+{
+#if defined(WARPSIM)
+    if (lesson_delay_ns_d != 0)
+        __nanosleep(lesson_delay_sleeper() ? lesson_delay_ns_d : 0);
+#else
+    if (lesson_delay_ns_d != 0 && lesson_delay_sleeper())
+        jitter_sleep(lesson_delay_ns_d, 1);
+#endif
+}
+
+#if defined(WARPSIM)
+/* warpsim.h defines the primitives as macros; they are redefined here with
+ * the same expansions, between two delay points. */
+#define LESSON_DELAYED(call) \
+    ({ lesson_delay_point(); __typeof__(call) lesson_r_ = (call); lesson_delay_point(); lesson_r_; })
+#define LESSON_DELAYED_VOID(call) \
+    ({ lesson_delay_point(); call; lesson_delay_point(); })
+#undef threadIdx
+#define threadIdx (*(lesson_delay_point(), (const uint3 *)&ws_self->thread_idx))
+#undef __activemask
+#define __activemask() LESSON_DELAYED(ws_activemask(__FILE__, __LINE__))
+#undef __syncwarp
+#define __syncwarp(...) LESSON_DELAYED_VOID( \
+    WS_PICK2(_, ##__VA_ARGS__, WS_SYNCWARP_MASK, WS_SYNCWARP_FULL)(__VA_ARGS__))
+#undef __shfl_sync
+#undef __shfl_up_sync
+#undef __shfl_down_sync
+#undef __shfl_xor_sync
+#define __shfl_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_IDX, m, v, __VA_ARGS__, 32, 0))
+#define __shfl_up_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_UP, m, v, __VA_ARGS__, 32, 0))
+#define __shfl_down_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_DOWN, m, v, __VA_ARGS__, 32, 0))
+#define __shfl_xor_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_XOR, m, v, __VA_ARGS__, 32, 0))
+#undef __ballot_sync
+#undef __any_sync
+#undef __all_sync
+#undef __uni_sync
+#define __ballot_sync(m, p) LESSON_DELAYED(ws_vote(WS_VOTE_BALLOT, (m), (p) != 0, __FILE__, __LINE__))
+#define __any_sync(m, p) LESSON_DELAYED((int)ws_vote(WS_VOTE_ANY, (m), (p) != 0, __FILE__, __LINE__))
+#define __all_sync(m, p) LESSON_DELAYED((int)ws_vote(WS_VOTE_ALL, (m), (p) != 0, __FILE__, __LINE__))
+#define __uni_sync(m, p) LESSON_DELAYED((int)ws_vote(WS_VOTE_UNI, (m), (p) != 0, __FILE__, __LINE__))
+#undef __match_any_sync
+#undef __match_all_sync
+#define __match_any_sync(m, v) LESSON_DELAYED( \
+    ws_match(0, (m), WS_BITS(v) & (WS_VSIZE(v) == 4 ? 0xffffffffULL : ~0ULL), \
+             WS_VSIZE(v), (int *)0, __FILE__, __LINE__))
+#define __match_all_sync(m, v, pred) LESSON_DELAYED( \
+    ws_match(1, (m), WS_BITS(v) & (WS_VSIZE(v) == 4 ? 0xffffffffULL : ~0ULL), \
+             WS_VSIZE(v), (pred), __FILE__, __LINE__))
+#undef __reduce_add_sync
+#undef __reduce_min_sync
+#undef __reduce_max_sync
+#undef __reduce_and_sync
+#undef __reduce_or_sync
+#undef __reduce_xor_sync
+#define __reduce_add_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_ADD, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__))
+#define __reduce_min_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_MIN, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__))
+#define __reduce_max_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_MAX, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__))
+#define __reduce_and_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_AND, 0, (m), (unsigned)(v), __FILE__, __LINE__))
+#define __reduce_or_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_OR, 0, (m), (unsigned)(v), __FILE__, __LINE__))
+#define __reduce_xor_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_XOR, 0, (m), (unsigned)(v), __FILE__, __LINE__))
+#else /* nvcc */
+/*
+ * CUDA headers that declare overloads of these names (__half2 shuffles,
+ * Cooperative Groups) must be read before the names become macros: they
+ * are included here. A lesson file that includes any other CUDA header
+ * that uses them (CUB, ...) must include it before lesson.h.
+ */
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+/* The primitive's value, after a delay point: the argument, the call, is
+ * evaluated before the body runs. */
+template <typename T>
+static __device__ __forceinline__ T lesson_delay_after(T v)
+{
+    lesson_delay_point();
+    return v;
+}
+/* Inside a macro's own expansion its name is not expanded again, so each
+ * of these calls the CUDA function of the same name. */
+#define LESSON_DELAYED(call) (lesson_delay_point(), lesson_delay_after(call))
+#define threadIdx (lesson_delay_point(), threadIdx)
+#define __activemask() LESSON_DELAYED(__activemask())
+#define __syncwarp(...) (lesson_delay_point(), __syncwarp(__VA_ARGS__), lesson_delay_point())
+#define __shfl_sync(...) LESSON_DELAYED(__shfl_sync(__VA_ARGS__))
+#define __shfl_up_sync(...) LESSON_DELAYED(__shfl_up_sync(__VA_ARGS__))
+#define __shfl_down_sync(...) LESSON_DELAYED(__shfl_down_sync(__VA_ARGS__))
+#define __shfl_xor_sync(...) LESSON_DELAYED(__shfl_xor_sync(__VA_ARGS__))
+#define __ballot_sync(...) LESSON_DELAYED(__ballot_sync(__VA_ARGS__))
+#define __any_sync(...) LESSON_DELAYED(__any_sync(__VA_ARGS__))
+#define __all_sync(...) LESSON_DELAYED(__all_sync(__VA_ARGS__))
+#define __uni_sync(...) LESSON_DELAYED(__uni_sync(__VA_ARGS__))
+#define __match_any_sync(...) LESSON_DELAYED(__match_any_sync(__VA_ARGS__))
+#define __match_all_sync(...) LESSON_DELAYED(__match_all_sync(__VA_ARGS__))
+#define __reduce_add_sync(...) LESSON_DELAYED(__reduce_add_sync(__VA_ARGS__))
+#define __reduce_min_sync(...) LESSON_DELAYED(__reduce_min_sync(__VA_ARGS__))
+#define __reduce_max_sync(...) LESSON_DELAYED(__reduce_max_sync(__VA_ARGS__))
+#define __reduce_and_sync(...) LESSON_DELAYED(__reduce_and_sync(__VA_ARGS__))
+#define __reduce_or_sync(...) LESSON_DELAYED(__reduce_or_sync(__VA_ARGS__))
+#define __reduce_xor_sync(...) LESSON_DELAYED(__reduce_xor_sync(__VA_ARGS__))
+#if PRE_VOLTA
+/* The real mask-less primitives below 7.0 are delay points too (from 7.0
+ * on LEGACY_* expand to the _sync forms above). */
+#undef LEGACY_SHFL
+#undef LEGACY_SHFL_DOWN
+#undef LEGACY_BALLOT
+#undef LEGACY_ANY
+#undef LEGACY_ALL
+#define LEGACY_SHFL(v, src)      LESSON_DELAYED(__shfl((v), (src)))
+#define LEGACY_SHFL_DOWN(v, d)   LESSON_DELAYED(__shfl_down((v), (d)))
+#define LEGACY_BALLOT(p)         LESSON_DELAYED(__ballot(p))
+#define LEGACY_ANY(p)            LESSON_DELAYED(__any(p))
+#define LEGACY_ALL(p)            LESSON_DELAYED(__all(p))
+#endif
+#endif /* nvcc */
+
+#endif /* LESSON_UNIT */
+
+#if defined(LESSON_HARNESS) && !defined(LESSON_VERIFY)
+/* Defined in the lesson unit by this header (see above). */
+void lesson_delay_set(unsigned ns, unsigned lanes, int random, unsigned long long seed);
+
+/* Hands -j NS and --sleepers to the lesson unit; seed draws "random". */
+static inline void lesson_delay_from_options(long long ns, long long seed)
+{
+    unsigned lanes = 0;
+    int random = 0;
+    lesson_sleepers_lanes(lesson_sleepers, &lanes, &random);   /* checked by lesson_parse */
+    lesson_delay_set((unsigned)ns, lanes, random, (unsigned long long)seed);
+}
+
+/*
+ * Tells which kernel runs next, on a line of its own written at once: if
+ * it never ends, the checker that stops the program names it.
+ */
+static inline void lesson_launching(const char *kernel, long long blocks, long long threads)
+{
+    printf("launch: %s<<<%lld, %lld>>>\n", kernel, blocks, threads);
+    fflush(stdout);
+}
+#endif
+
+/*
+ * The results file of --dump: "lesson-dump 1\n", then for each array a
+ * line "NAME COUNT\n" and COUNT ints in the machine's byte order.
+ */
+#if !defined(LESSON_VERIFY)
+/* Opens the --dump file, or exits 2 saying why. */
+static inline FILE *lesson_dump_open(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        lesson_fail(LESSON_USAGE, "--dump: cannot write %s: %s", path, strerror(errno));
+    fputs("lesson-dump 1\n", f);
+    return f;
+}
+
+static inline void lesson_dump_ints(FILE *f, const char *name, const int *a, long long count)
+{
+    fprintf(f, "%s %lld\n", name, count);
+    if (count > 0 && fwrite(a, sizeof(int), (size_t)count, f) != (size_t)count)
+        lesson_fail(LESSON_WRONG, "--dump: write failed: %s", strerror(errno));
+}
+
+static inline void lesson_dump_close(FILE *f)
+{
+    if (fclose(f) != 0)
+        lesson_fail(LESSON_WRONG, "--dump: write failed: %s", strerror(errno));
+}
+#else /* LESSON_VERIFY */
+
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Reads the array NAME of count ints from a --dump file; -1 (and a line
+ * saying why) when it is not there as expected. */
+static inline int lesson_dump_read_ints(FILE *f, const char *name, int *a, long long count)
+{
+    char got[64];
+    long long n = -1;
+    if (fscanf(f, "%63s %lld", got, &n) != 2 || fgetc(f) != '\n') {
+        printf("verify: the results hold no %s\n", name);
+        return -1;
+    }
+    if (strcmp(got, name) != 0 || n != count) {
+        printf("verify: the results hold %s %lld where %s %lld was expected\n",
+               got, n, name, count);
+        return -1;
+    }
+    if (count > 0 && fread(a, sizeof(int), (size_t)count, f) != (size_t)count) {
+        printf("verify: the results end before the %lld values of %s\n", count, name);
+        return -1;
+    }
+    return 0;
+}
+
+static pid_t lesson_verify_child = 0;
+
+static void lesson_verify_forward(int sig)
+{
+    if (lesson_verify_child > 0)
+        kill(lesson_verify_child, sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void lesson_verify_usage(const char *self)
+{
+    printf("usage: %s [--wrap WORD]... PROGRAM [ARGS...]\n\n"
+           "Runs PROGRAM ARGS --dump FILE (a lesson program: legacy, sync, a\n"
+           "student's file), shows what it prints, and judges the results it\n"
+           "wrote to FILE against the CPU reference computed here from the same\n"
+           "ARGS. The verdict is the one `result:` line this program prints; a\n"
+           "`result:` line that PROGRAM prints is shown as its own words only.\n"
+           "--wrap WORD puts WORD before PROGRAM (repeat it for a command such as\n"
+           "compute-sanitizer --tool racecheck).\n\n"
+           "exit status: 0 right, 1 wrong (or no results written), 2 bad usage;\n"
+           "otherwise PROGRAM's own non-zero status (3 hang, 99 warpsim or the\n"
+           "sanitizer reported something, 128+N killed by signal N).\n", self);
+}
+
+/*
+ * build/verify's first half: runs the program given on its command line
+ * with --dump, relays its output, and returns the results file, open for
+ * reading, with *args_argc and *args_argv set to the program's own arguments
+ * (argv[0] the program), to parse with lesson_parse. Exits with the
+ * program's status when that is not 0, and 1 when it wrote no results.
+ * A status of 99 (a report from warpsim or the sanitizer) with results
+ * written is returned in *status, so that the caller judges the results
+ * and then exits 99.
+ */
+static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
+                                        char ***args_argv, int *status)
+{
+    char path[] = "/tmp/lesson-dump-XXXXXX";
+    char **cmd;
+    int first = 1, ncmd = 0, fds[2], fd, i, wstatus;
+    FILE *in, *dump;
+    char line[4096];
+    const char *name;
+
+    lesson_prog = "verify";
+    *status = 0;
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        lesson_verify_usage(argv[0]);
+        exit(argc < 2 ? LESSON_USAGE : LESSON_OK);
+    }
+    while (first + 1 < argc && strcmp(argv[first], "--wrap") == 0)
+        first += 2;
+    if (first >= argc)
+        lesson_fail(LESSON_USAGE, "no program to run (try --help)");
+    for (i = first + 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
+            strcmp(argv[i], "--path") == 0 || strncmp(argv[i], "--dump", 6) == 0)
+            lesson_fail(LESSON_USAGE, "%s: run the program itself for that", argv[i]);
+    fd = mkstemp(path);
+    if (fd < 0)
+        lesson_fail(LESSON_USAGE, "cannot make a file in /tmp: %s", strerror(errno));
+    close(fd);
+    cmd = (char **)lesson_host_alloc(sizeof(char *) * (size_t)(argc + 3), "the command");
+    for (i = 1; i < first; i += 2)
+        cmd[ncmd++] = argv[i + 1];
+    for (i = first; i < argc; i++)
+        cmd[ncmd++] = argv[i];
+    cmd[ncmd++] = (char *)"--dump";
+    cmd[ncmd++] = path;
+    cmd[ncmd] = NULL;
+    name = strrchr(argv[first], '/') ? strrchr(argv[first], '/') + 1 : argv[first];
+
+    fflush(stdout);
+    if (pipe(fds) != 0)
+        lesson_fail(LESSON_USAGE, "pipe: %s", strerror(errno));
+    lesson_verify_child = fork();
+    if (lesson_verify_child < 0)
+        lesson_fail(LESSON_USAGE, "fork: %s", strerror(errno));
+    if (lesson_verify_child == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "verify: cannot run %s: %s\n", cmd[0], strerror(errno));
+        _exit(127);
+    }
+    signal(SIGTERM, lesson_verify_forward);
+    signal(SIGINT, lesson_verify_forward);
+    signal(SIGHUP, lesson_verify_forward);
+    close(fds[1]);
+    in = fdopen(fds[0], "r");
+    while (in && fgets(line, sizeof line, in)) {
+        /* The program's words, never a verdict. */
+        if (strncmp(line, "result:", 7) == 0)
+            printf("%s printed (not the verdict): %s", name, line);
+        else
+            fputs(line, stdout);
+        if (!strchr(line, '\n'))
+            putchar('\n');
+        fflush(stdout);
+    }
+    if (in)
+        fclose(in);
+    while (waitpid(lesson_verify_child, &wstatus, 0) < 0 && errno == EINTR)
+        ;
+    lesson_verify_child = 0;
+    free(cmd);
+    if (WIFSIGNALED(wstatus)) {
+        printf("verify: %s was killed by signal %d (%s)\n", name, WTERMSIG(wstatus),
+               strsignal(WTERMSIG(wstatus)));
+        unlink(path);
+        exit(128 + WTERMSIG(wstatus));
+    }
+    *status = WEXITSTATUS(wstatus);
+    if (*status != 0 && *status != 99) {
+        unlink(path);
+        exit(*status);
+    }
+    dump = fopen(path, "rb");
+    unlink(path);
+    if (!dump || fgets(line, sizeof line, dump) == NULL ||
+        strcmp(line, "lesson-dump 1\n") != 0) {
+        printf("verify: %s exited %d without writing its results (--dump): "
+               "nothing it computed can be checked\n", name, *status);
+        printf("result: WRONG (no results written)\n");
+        exit(*status ? *status : LESSON_WRONG);
+    }
+    *args_argc = argc - first;
+    *args_argv = argv + first;
+    return dump;
+}
+#endif /* LESSON_VERIFY */
 
 #endif /* LESSON_H */

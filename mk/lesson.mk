@@ -23,14 +23,38 @@
 #   V=1          show the commands
 #   NVCC, NVCCFLAGS; WS_CC, WS_FLAGS for warpsim (mk/warpsim.mk)
 #
-# Targets: all (default), emu, check, run, bench, pascal, clean, help.
-# `make emu` builds build/emu/legacy and build/emu/sync for warpsim.
+# Targets: all (default), emu, check, check-wrong, run, bench, pascal,
+# clean, help. `make emu` builds build/emu/legacy and build/emu/sync for
+# warpsim (and warpsim/build/warpsim, the driver).
+#
+# Lessons with a harness.cu (the harness convention, include/lesson.h):
+# each program X is harness.cu + X.cu, compiled as two translation units
+# (X.cu with -DLESSON_UNIT, harness.cu with -DLESSON_HARNESS and
+# -DLESSON_SRC_NAME='"X.cu"') and linked, by nvcc into build/X and by
+# WS_CC against warpsim into build/emu/X; SRC=path/mine.cu the same into
+# build/mine and build/emu/mine. build/verify is harness.cu built by
+# HOST_CC with -DLESSON_VERIFY; the checker runs every program through it
+# (check.sh --verify). Lessons without harness.cu build each X.cu alone.
+#   make check-wrong   runs `make check SRC=wrong/F.cu` (stopping at the
+#                      first failed expectation) on every wrong fix in
+#                      wrong/ and prints one TAP line each: ok when the
+#                      checker rejected it, with the line that locates it
+#   CHECK_FIRST_FAIL=1 the checker stops at its first failed expectation
+#   HOST_CC=cc         the C compiler for build/verify
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 LESSON := $(notdir $(CURDIR))
 BUILD := $(if $(filter 1,$(PASCAL)),build/pascal,build)
 
 PROGRAMS ?= legacy sync
+HARNESS := $(wildcard harness.cu)
+# Programs built with harness.cu: PROGRAMS, and the GPU_ONLY programs whose
+# source has no main (a benchmark has its own).
+HARNESS_PROGRAMS ?= $(if $(HARNESS),$(PROGRAMS) $(foreach p,$(GPU_ONLY),$(if $(shell grep -l '^int main' $(p).cu 2>/dev/null),,$(p))))
+HOST_CC ?= cc
+# A harness that judges in build/verify says LESSON_VERIFY somewhere.
+VERIFY := $(if $(HARNESS),$(if $(shell grep -l LESSON_VERIFY harness.cu 2>/dev/null),build/verify))
+SRC_NAME := $(notdir $(SRC))
 GPU_ONLY ?=
 CHECK ?= ./check.sh
 RUN_ARGS ?=
@@ -128,12 +152,16 @@ endif
 ifeq ($(CHECK_TARGET),gpu)
   CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(if $(HAVE_NVCC),$(GPU_BINS),$(wildcard $(GPU_BINS))))
 else ifeq ($(CHECK_TARGET),emu)
-  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(CHECK_DIR)/sync $(CHECK_DIR)/legacy)
+  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(CHECK_DIR)/sync $(CHECK_DIR)/legacy) $(WS_DRIVER)
 else
   CHECK_BINS :=
 endif
+# Lab mode: a student's file (SRC=) checked on the GPU is checked on
+# warpsim too (every model), and passes only if both pass.
+LAB_EMU := $(if $(and $(SRC),$(filter gpu,$(CHECK_TARGET)),$(HAVE_WS_CC),$(HARNESS)),1)
+CHECK_BINS += $(VERIFY) $(if $(LAB_EMU),$(EMU_BUILD)/mine $(WS_DRIVER))
 
-.PHONY: all emu check run bench pascal clean help
+.PHONY: all emu check check-wrong run bench pascal clean help
 .DEFAULT_GOAL := all
 
 ifeq ($(HAVE_NVCC),)
@@ -147,7 +175,7 @@ else
 all: $(GPU_BINS)
 endif
 
-emu: $(EMU_BINS)
+emu: $(EMU_BINS) $(WS_DRIVER)
 
 # Rebuild when the flags change (SM=..., NVCCFLAGS=...).
 FLAGS_STAMP := $(BUILD)/.nvccflags
@@ -160,16 +188,36 @@ ifneq ($(HAVE_NVCC),)
 $(BUILD)/%: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
 	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $< -o $@
+ifneq ($(HARNESS),)
+# $(call harness_nvcc,LESSON FILE,OUTPUT): the lesson file and harness.cu,
+# two translation units (no -rdc: the harness launches the kernels through
+# their declarations), linked into OUTPUT.
+# (A Makefile that still adds harness.cu or LESSON_SRC_NAME to the flags
+# of a program has them filtered out here.)
+harness_flags = $(filter-out %harness.cu -DLESSON_SRC_NAME=%,$(ALL_NVCCFLAGS))
+harness_nvcc = $(RUN_NVCC) $(harness_flags) -DLESSON_UNIT -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o && \
+    $(RUN_NVCC) $(harness_flags) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x cu -c harness.cu -o $(2).harness.o && \
+    $(RUN_NVCC) $(harness_flags) $(2).unit.o $(2).harness.o -o $(2) && rm -f $(2).unit.o $(2).harness.o
+$(addprefix $(BUILD)/,$(HARNESS_PROGRAMS)): $(BUILD)/%: %.cu harness.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ = harness.cu + $< (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
+	$(Q)$(call harness_nvcc,$<,$@)
+endif
 
 ifneq ($(ARCH_FLAGS_70),$(ARCH_FLAGS))
 $(addprefix $(BUILD)/,$(NEEDS_70)): ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS_70))
 endif
 
 # A learner's file, built with the same flags wherever it lives.
-$(BUILD)/mine: $(SRC) $(TOP)/include/lesson.h FORCE | $(BUILD)
-	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)")
-	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@
+$(BUILD)/mine: $(SRC) $(HARNESS) $(TOP)/include/lesson.h FORCE | $(BUILD)
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
+	$(Q)$(if $(HARNESS),$(call harness_nvcc,$(SRC),$@),$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@)
 endif
+
+# The judge: harness.cu with no lesson file and no CUDA (include/lesson.h).
+build/verify: harness.cu $(TOP)/include/lesson.h
+	@mkdir -p build
+	@$(if $(Q),echo "  CC      $(LESSON)/$@")
+	$(Q)$(HOST_CC) -std=gnu11 -O1 -Wall -Wextra -DLESSON_VERIFY -I$(TOP)/include -x c harness.cu -o $@
 
 $(BUILD) $(EMU_BUILD):
 	$(Q)mkdir -p $@
@@ -186,6 +234,10 @@ $(shell mkdir -p $(EMU_BUILD); echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' | cm
     || echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' > $(EMU_STAMP))
 endif
 
+$(WS_DRIVER): FORCE
+	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) build/warpsim
+
+ifeq ($(HARNESS),)
 $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
 	$(Q)$(call ws_build,$<,$@)
@@ -193,25 +245,81 @@ $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 $(EMU_BUILD)/mine: $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC)")
 	$(Q)$(call ws_build,$(SRC),$@,-I$(CURDIR))
+else
+# $(call ws_harness_build,LESSON FILE,OUTPUT): the same two units for warpsim.
+ws_harness_build = $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) -DLESSON_UNIT -I$(CURDIR) -x c -c $(1) -o $(2).unit.o && \
+    $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x c -c harness.cu -o $(2).harness.o && \
+    $(WS_CC) $(2).unit.o $(2).harness.o $(WS_LIB) -lm -o $(2) && rm -f $(2).unit.o $(2).harness.o
+$(EMU_BUILD)/%: %.cu harness.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
+	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.cu + $<")
+	$(Q)$(call ws_harness_build,$<,$@)
+
+$(EMU_BUILD)/mine: $(SRC) harness.cu $(WS_DEPS) FORCE | $(EMU_BUILD)
+	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC) and harness.cu")
+	$(Q)$(call ws_harness_build,$(SRC),$@)
+endif
 
 # The checker exits 77 on a skip (no GPU); `make check` then succeeds after
 # saying why, so that a whole course's `make check` passes on a laptop.
 ifneq ($(SRC),)
-  CHECK_ARGS := --only-sync --sync $(CHECK_DIR)/mine
+  CHECK_ARGS := --only-sync --sync $(CHECK_DIR)/mine $(if $(HARNESS),--name $(SRC_NAME))
+  LAB_EMU_ARGS := --only-sync --sync $(EMU_BUILD)/mine --name $(SRC_NAME)
 else
   CHECK_ARGS := --sync $(CHECK_DIR)/sync --legacy $(CHECK_DIR)/legacy
 endif
+CHECK_ARGS += $(if $(VERIFY),--verify $(VERIFY))
+LAB_EMU_ARGS += $(if $(VERIFY),--verify $(VERIFY))
 
+ifeq ($(LAB_EMU),)
 check: $(CHECK_BINS)
 	$(Q)$(if $(SRC),test -f "$(SRC)" || { echo "$(LESSON): SRC=$(SRC): no such file" >&2; exit 2; };) \
 	rc=0; $(CHECK) --target $(CHECK_TARGET) --why "$(CHECK_WHY)" $(CHECK_ARGS) || rc=$$?; \
 	test $$rc -eq 77 || exit $$rc
+else
+# Lab mode: the GPU checks, then the warpsim checks; both must pass.
+check: $(CHECK_BINS)
+	$(Q)test -f "$(SRC)" || { echo "$(LESSON): SRC=$(SRC): no such file" >&2; exit 2; }; \
+	log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	gpu=0; $(CHECK) --target gpu $(CHECK_ARGS) | tee "$$log" || gpu=$$?; \
+	g=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
+	emu=0; $(CHECK) --target emu $(LAB_EMU_ARGS) | tee "$$log" || emu=$$?; \
+	e=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
+	echo "# $(SRC_NAME) on the GPU: $$(test $$gpu -eq 0 && echo passed || echo FAILED) ($${g:-no summary})"; \
+	echo "# $(SRC_NAME) on warpsim: $$(test $$emu -eq 0 && echo passed || echo FAILED) ($${e:-no summary})"; \
+	p=$$(( $${g%% passed*} + $${e%% passed*} )); f=$$(( $$(echo "$${g:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/') + $$(echo "$${e:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/') )); \
+	echo "$$p passed, $$f failed"; \
+	test $$gpu -eq 0 && test $$emu -eq 0
+endif
+
+# Every wrong fix in wrong/ must be rejected by the checker.
+WRONG := $(sort $(wildcard wrong/*.cu))
+WRONG_LIMIT ?= 150
+check-wrong:
+ifeq ($(WRONG),)
+	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.cu)"
+else
+	$(Q)n=0; bad=0; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	echo "1..$(words $(WRONG))"; \
+	for f in $(WRONG); do \
+	    n=$$((n + 1)); start=$$(date +%s); \
+	    CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$f >"$$log" 2>&1; rc=$$?; \
+	    secs=$$(( $$(date +%s) - start )); \
+	    what=$$(sed -n '1s:^/\* wrong\: \(.*\) \*/$$:\1:p' $$f); \
+	    where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \
+	    if [ $$rc -eq 0 ]; then bad=$$((bad + 1)); echo "not ok $$n - $$f passed the checker ($${what:-no /* wrong: */ line})"; \
+	    elif [ $$rc -eq 124 ] || [ $$rc -eq 137 ]; then bad=$$((bad + 1)); echo "not ok $$n - $$f: the check took over $(WRONG_LIMIT)s"; \
+	    elif [ -z "$$where" ]; then bad=$$((bad + 1)); echo "not ok $$n - $$f rejected, but with no line that locates the problem (exit status $$rc)"; tail -n 5 "$$log" | sed 's/^/#   /'; \
+	    else echo "ok $$n - $$f rejected in $${secs}s ($$what)"; echo "# $$where"; fi; \
+	done; \
+	echo "$$((n - bad)) passed, $$bad failed"; \
+	test $$bad -eq 0
+endif
 
 # On warpsim, RUN_ARGS are sized for a GPU: a later -n 64K (the last -n
 # wins) keeps the run to a second or so; ARGS=... overrides both.
 RUN_DIR := $(if $(filter 1,$(EMU)),$(EMU_BUILD),$(BUILD))
 RUN_LINE := $(or $(ARGS),$(RUN_ARGS)$(if $(filter 1,$(EMU)), -n 64K))
-run: $(RUN_DIR)/sync $(RUN_DIR)/legacy
+run: $(RUN_DIR)/sync $(RUN_DIR)/legacy $(if $(filter 1,$(EMU)),$(WS_DRIVER))
 	@for p in $(RUN_DIR)/legacy $(RUN_DIR)/sync; do \
 	    echo "\$$ $$p $(RUN_LINE)"; $$p $(RUN_LINE); echo; \
 	done
@@ -247,6 +355,7 @@ help:
 	@echo "  emu     build $(PROGRAMS) for warpsim, the CPU emulator, into $(EMU_BUILD)/"
 	@echo "  check   run the checker: $(if $(filter gpu,$(CHECK_TARGET)),on the GPU,$(if $(filter emu,$(CHECK_TARGET)),on warpsim (no GPU here or EMU=1),skipped here: $(CHECK_WHY)))"
 	@echo "          SRC=mine.cu checks your own file against the sync expectations"
+	@echo "  check-wrong  check every wrong fix in wrong/: each must be rejected"
 	@echo "  run     run legacy and sync with ARGS (default: $(RUN_ARGS));"
 	@echo "          EMU=1 on warpsim (default: $(RUN_ARGS) -n 64K)"
 	@echo "  bench   run the lesson's benchmark, if it has one"

@@ -11,9 +11,30 @@
 #   --legacy BIN            the legacy program
 #   --only-sync             check BIN (--sync) against the sync expectations
 #                           alone: `make check SRC=mine.cu`
-#   --timeout SECONDS       bound on every run (default 60)
-# It sets SYNC, LEGACY, TARGET, ONLY_SYNC and PRE_VOLTA (1 when the programs
-# run the pre-Volta code path: compute_60, `make pascal`) for check.sh.
+#   --name NAME             what to call BIN (--sync) in the output, e.g.
+#                           mine.cu (default: sync)
+#   --verify VERIFY         the lesson's build/verify (lessons with a
+#                           harness.cu): every program runs as
+#                           `VERIFY PROG ARGS`, and only VERIFY's verdict counts
+#   --timeout SECONDS       bound on every run (default: 20 on warpsim, 60 on
+#                           the GPU; with --only-sync 15 and 30)
+# It sets SYNC, LEGACY, TARGET, ONLY_SYNC, SYNC_NAME and PRE_VOLTA (1 when
+# the programs run the pre-Volta code path: compute_60, `make pascal`) for
+# check.sh. check_limit SECONDS changes the bound for the runs that follow.
+#
+# Time, whatever the programs do:
+#   - every run is bounded (CHECK_TIMEOUT); with --only-sync, all runs
+#     together too (CHECK_BUDGET: 50 s on warpsim, 100 s on the GPU): a run
+#     gets at most what is left, and none is started once it is spent;
+#   - once a program hangs (its watchdog, warpsim, or the timeout) or
+#     crashes (killed by a signal) in an expect_* run, its remaining
+#     expect_* runs are not run: the first is reported as one not ok, the
+#     rest are counted in a # line at the end;
+#   - CHECK_FIRST_FAIL=1 stops at the first failed expectation.
+# A failed expectation's # lines start with `# locate: LINE`, the first line
+# of the run that locates the problem (warpsim's report with file:line and
+# lanes, compute-sanitizer's first hazard, the kernel a hang was in, the
+# first mismatch), then what ran and the last lines of its output.
 #
 # Output is TAP-like: one `ok N - what` or `not ok N - what` per expectation,
 # `# ` detail lines, and last `N passed, N failed`. Exit status: 0 every
@@ -38,11 +59,18 @@
 CHECK_PASSED=0
 CHECK_FAILED=0
 CHECK_N=0
-CHECK_TIMEOUT=60
+CHECK_TIMEOUT=
+CHECK_BUDGET=${CHECK_BUDGET:-}
+CHECK_FIRST_FAIL=${CHECK_FIRST_FAIL:-0}
 SYNC=
 LEGACY=
 TARGET=
 ONLY_SYNC=0
+SYNC_NAME=sync
+VERIFY=
+CHECK_NOT_RUN=0
+declare -A CHECK_DEAD=()       # program -> why its remaining runs are not run
+declare -A CHECK_DEAD_SAID=()  # program -> 1 once its first skip is reported
 RUN_OUT=
 RUN_RC=0
 EMU_MODELS=${EMU_MODELS:-"lockstep its random"}
@@ -51,7 +79,7 @@ EMU_SEED=${EMU_SEED:-1}
 WARPSIM_REPORTED=99     # warpsim's exit status when it reported anything
 
 check_usage() {
-    printf 'usage: %s --target gpu|emu|none [--why TEXT] --sync BIN [--legacy BIN] [--only-sync] [--timeout S]\n' "$0" >&2
+    printf 'usage: %s --target gpu|emu|none [--why TEXT] --sync BIN [--legacy BIN] [--only-sync] [--name NAME] [--verify VERIFY] [--timeout S]\n' "$0" >&2
     exit 2
 }
 
@@ -64,6 +92,8 @@ check_begin() {
             --sync) SYNC=${2-}; shift 2 || check_usage ;;
             --legacy) LEGACY=${2-}; shift 2 || check_usage ;;
             --only-sync) ONLY_SYNC=1; shift ;;
+            --name) SYNC_NAME=${2-}; shift 2 || check_usage ;;
+            --verify) VERIFY=${2-}; shift 2 || check_usage ;;
             --timeout) CHECK_TIMEOUT=${2-}; shift 2 || check_usage ;;
             -h|--help)
                 sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
@@ -79,9 +109,24 @@ check_begin() {
             exit 77 ;;
         *) printf '%s: --target must be gpu, emu or none\n' "$0" >&2; exit 2 ;;
     esac
+    if [ -z "$CHECK_TIMEOUT" ]; then
+        case "$TARGET:$ONLY_SYNC" in
+            emu:0) CHECK_TIMEOUT=20 ;;
+            emu:1) CHECK_TIMEOUT=15 ;;
+            gpu:0) CHECK_TIMEOUT=60 ;;
+            gpu:1) CHECK_TIMEOUT=30 ;;
+        esac
+    fi
     case "$CHECK_TIMEOUT" in
-        ''|*[!0-9]*) printf '%s: --timeout must be a number of seconds\n' "$0" >&2; exit 2 ;;
+        ''|*[!0-9]*|0) printf '%s: --timeout must be a number of seconds\n' "$0" >&2; exit 2 ;;
     esac
+    if [ -z "$CHECK_BUDGET" ] && [ "$ONLY_SYNC" = 1 ]; then
+        if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=100; fi
+    fi
+    if [ -n "$VERIFY" ] && [ ! -x "$VERIFY" ]; then
+        printf '%s: %s is not an executable program\n' "$0" "$VERIFY" >&2; exit 2
+    fi
+    CHECK_START=$SECONDS
     [ -n "$SYNC" ] || check_usage
     [ -x "$SYNC" ] || { printf '%s: %s is not an executable program\n' "$0" "$SYNC" >&2; exit 2; }
     if [ "$ONLY_SYNC" = 0 ]; then
@@ -89,7 +134,8 @@ check_begin() {
         [ -x "$LEGACY" ] || { printf '%s: %s is not an executable program\n' "$0" "$LEGACY" >&2; exit 2; }
     fi
     printf '# checking on the %s\n' "$(target_name)"
-    [ "$ONLY_SYNC" = 0 ] || printf '# only-sync: %s must meet what sync.cu meets\n' "$SYNC"
+    [ "$ONLY_SYNC" = 0 ] || printf '# only-sync: %s must meet what sync.cu meets\n' \
+        "$([ "$SYNC_NAME" = sync ] && printf '%s' "$SYNC" || printf '%s' "$SYNC_NAME")"
     find_path
 }
 
@@ -118,6 +164,20 @@ target_name() {
     fi
 }
 
+# check_limit SECONDS: the bound on each run from here on.
+check_limit() {
+    CHECK_TIMEOUT=$1
+}
+
+# check_gate: with CHECK_FIRST_FAIL=1, ends the check once one expectation
+# failed. Every expectation calls it first.
+check_gate() {
+    if [ "$CHECK_FIRST_FAIL" = 1 ] && [ "$CHECK_FAILED" -gt 0 ]; then
+        printf '# stopped at the first failed expectation (CHECK_FIRST_FAIL=1)\n'
+        check_end
+    fi
+}
+
 ok() {
     CHECK_N=$((CHECK_N + 1)); CHECK_PASSED=$((CHECK_PASSED + 1))
     printf 'ok %d - %s\n' "$CHECK_N" "$*"
@@ -138,6 +198,79 @@ diag_output() {
     printf '%s\n' "$RUN_OUT" | tail -n "${1:-8}" | sed 's/^/#   /'
 }
 
+# locate_line: the first line of the last run that locates its problem:
+# warpsim's first report (file:line, lanes), a hang, compute-sanitizer's
+# first hazard or error, verify's word on a crash or missing results, the
+# kernel a run that never ended was in, the first mismatch; else its status.
+locate_line() {
+    local line
+    line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E \
+        '^warpsim: ([a-z]|HANG)|HANG detected|^=+ +(Error|Warning|Invalid|Barrier|Race|Potential|.*[Hh]azard)|^verify: ' |
+        grep -v -E '^warpsim: [0-9]+ race' | head -n 1)
+    if [ -z "$line" ] && [ "$RUN_RC" = 124 ] && [ "${RUN_LIMIT:-$CHECK_TIMEOUT}" -lt "$CHECK_TIMEOUT" ]; then
+        line="stopped after ${RUN_LIMIT}s, when the check's ${CHECK_BUDGET}s ran out"
+    elif [ -z "$line" ] && [ "$RUN_RC" = 124 ]; then
+        line=$(printf '%s\n' "$RUN_OUT" | grep '^launch: ' | tail -n 1)
+        if [ -n "$line" ]; then
+            line="it never ended: stopped after ${RUN_LIMIT:-$CHECK_TIMEOUT}s in kernel ${line#launch: } (the last it launched)"
+        else
+            line="it never ended: stopped after ${RUN_LIMIT:-$CHECK_TIMEOUT}s"
+        fi
+    fi
+    [ -n "$line" ] || line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E '^ +[a-z][a-z ]* -?[0-9]+: expected ')
+    [ -n "$line" ] || line="exit status $RUN_RC: $(describe_rc "$RUN_RC")"
+    printf '%s\n' "$line" | sed 's/^=* *//'
+}
+
+# diag_failure STATUS_TEXT CMD...: the # lines of a failed expectation:
+# the locating line first, then what happened, the command, and the last
+# lines of its output (bounded, so that nothing scrolls the first away).
+diag_failure() {
+    local status=$1; shift
+    printf '# locate: %s\n' "$(locate_line)"
+    diag "$status" "command: $*"
+    diag_output 12
+}
+
+# program_of CMD...: the lesson program in a command (the first word that
+# is not compute-sanitizer or one of its options).
+program_of() {
+    local w
+    for w in "$@"; do
+        case "$w" in
+            "$SANITIZER"|--*|racecheck|memcheck|synccheck|initcheck|all|99) ;;
+            *) printf '%s' "$w"; return ;;
+        esac
+    done
+}
+
+# run_limited [MODEL] -- CMD...: runs CMD (through VERIFY when there is one),
+# bounded by CHECK_TIMEOUT and by what is left of CHECK_BUDGET; on the emu
+# target under warpsim's MODEL. Sets RUN_OUT and RUN_RC (124 when stopped,
+# 125 when it did not run: the budget was spent).
+run_limited() {
+    local model=$1 left; shift 2
+    RUN_LIMIT=$CHECK_TIMEOUT
+    if [ -n "$CHECK_BUDGET" ]; then
+        left=$((CHECK_BUDGET - (SECONDS - CHECK_START)))
+        if [ "$left" -le 0 ]; then
+            RUN_RC=125
+            RUN_OUT="not run: the check's ${CHECK_BUDGET}s were spent"
+            return
+        fi
+        [ "$left" -ge "$RUN_LIMIT" ] || RUN_LIMIT=$left
+    fi
+    if [ -n "$VERIFY" ]; then set -- "$VERIFY" "$@"; fi
+    if [ -n "$model" ]; then
+        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
+                  timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
+    else
+        RUN_OUT=$(timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
+    fi
+    RUN_RC=$?
+    [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+}
+
 # run_bounded CMD...: runs CMD under the timeout; sets RUN_OUT and RUN_RC
 # (124 when the timeout stopped it). On the emu target the program runs
 # under warpsim's model EMU_MODEL.
@@ -146,19 +279,50 @@ run_bounded() {
         run_model "$EMU_MODEL" "$@"
         return
     fi
-    RUN_OUT=$(timeout -k 5 "$CHECK_TIMEOUT" "$@" 2>&1)
-    RUN_RC=$?
-    [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+    run_limited '' -- "$@"
 }
 
 # run_model MODEL CMD...: runs a program built for warpsim under MODEL
 # (lockstep, its or random), bounded like run_bounded.
 run_model() {
     local model=$1; shift
-    RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
-              timeout -k 5 "$CHECK_TIMEOUT" "$@" 2>&1)
-    RUN_RC=$?
-    [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+    run_limited "$model" -- "$@"
+}
+
+# program_dead CMD...: whether the program of CMD hung or crashed before;
+# if so, reports the first skipped expectation (WHAT in $CHECK_WHAT) as not
+# ok, and counts the others.
+program_dead() {
+    local prog
+    prog=$(program_of "$@")
+    [ -n "${CHECK_DEAD[$prog]+x}" ] || return 1
+    if [ -z "${CHECK_DEAD_SAID[$prog]+x}" ]; then
+        CHECK_DEAD_SAID[$prog]=1
+        not_ok "$CHECK_WHAT"
+        diag "not run: ${CHECK_DEAD[$prog]}; its remaining runs are not run either"
+    else
+        CHECK_NOT_RUN=$((CHECK_NOT_RUN + 1))
+    fi
+    return 0
+}
+
+# note_dead CMD...: after a run, marks its program as hung or crashed when
+# the last run was (timeout, hang, signal), so that it runs no more.
+note_dead() {
+    local prog why=
+    prog=$(program_of "$@")
+    case "$RUN_RC" in
+        3) why="$(basename "$prog") hung before (its watchdog or warpsim said so)" ;;
+        124) if [ "$RUN_LIMIT" -lt "$CHECK_TIMEOUT" ]; then
+                 why="the check's ${CHECK_BUDGET}s were spent"
+             else
+                 why="$(basename "$prog") never ended before (stopped after ${RUN_LIMIT}s)"
+             fi ;;
+        125) why="the check's ${CHECK_BUDGET}s were spent" ;;
+        126|127) why="$(basename "$prog") could not be run" ;;
+        1[3-9][0-9]|2[0-9][0-9]) why="$(basename "$prog") crashed before (exit status $RUN_RC)" ;;
+    esac
+    [ -z "$why" ] || CHECK_DEAD[$prog]=$why
 }
 
 # warpsim_summary: warpsim's summary line of the last run ("3 races, 0
@@ -189,18 +353,19 @@ result_of() {
 # on the emu target under every model of EMU_MODELS, with nothing reported.
 expect_right() {
     local what=$1 model; shift
+    check_gate
+    CHECK_WHAT=$what
+    program_dead "$@" && return
     if [ "$TARGET" = emu ]; then
         for model in $EMU_MODELS; do
-            RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
-                      WARPSIM_ERROR_EXITCODE=$WARPSIM_REPORTED \
-                      timeout -k 5 "$CHECK_TIMEOUT" "$@" 2>&1)
-            RUN_RC=$?
-            [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+            export WARPSIM_ERROR_EXITCODE=$WARPSIM_REPORTED
+            run_limited "$model" -- "$@"
+            unset WARPSIM_ERROR_EXITCODE
             if [ "$RUN_RC" -ne 0 ] || ! printf '%s\n' "$RUN_OUT" | grep -q '^result: ok'; then
+                note_dead "$@"
                 not_ok "$what"
-                diag "under warpsim's $model model: exit status $RUN_RC: $(describe_rc "$RUN_RC")" \
-                     "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED $*"
-                diag_output 12
+                diag_failure "under warpsim's $model model: exit status $RUN_RC: $(describe_rc "$RUN_RC")" \
+                     "WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
                 return
             fi
         done
@@ -211,9 +376,9 @@ expect_right() {
     if [ "$RUN_RC" -eq 0 ] && printf '%s\n' "$RUN_OUT" | grep -q '^result: ok'; then
         ok "$what"
     else
+        note_dead "$@"
         not_ok "$what"
-        diag "exit status $RUN_RC: $(describe_rc "$RUN_RC")" "command: $*"
-        diag_output 12
+        diag_failure "exit status $RUN_RC: $(describe_rc "$RUN_RC")" "${VERIFY:+$VERIFY }$*"
     fi
 }
 
@@ -222,7 +387,11 @@ expect_right() {
 # CPU (the lesson failed to show its point on this run).
 expect_wrong() {
     local what=$1; shift
+    check_gate
+    CHECK_WHAT=$what
+    program_dead "$@" && return
     run_bounded "$@"
+    case "$RUN_RC" in 3) ;; *) note_dead "$@" ;; esac
     case "$RUN_RC" in
         1)  if printf '%s\n' "$RUN_OUT" | grep -q '^result: WRONG'; then
                 ok "$what"
@@ -234,8 +403,7 @@ expect_wrong() {
             return ;;
     esac
     not_ok "$what"
-    diag "exit status $RUN_RC: $(describe_rc "$RUN_RC")" "command: $*"
-    diag_output 12
+    diag_failure "exit status $RUN_RC: $(describe_rc "$RUN_RC")" "$*"
 }
 
 # expect_its_bug SUBJECT BUG CMD...: a legacy bug that needs independent
@@ -258,7 +426,11 @@ expect_its_bug() {
 # finished, or hung until the checker's timeout stopped it.
 expect_hang() {
     local what=$1; shift
+    check_gate
+    CHECK_WHAT=$what
+    program_dead "$@" && return
     run_bounded "$@"
+    case "$RUN_RC" in 3) ;; *) note_dead "$@" ;; esac
     if [ "$RUN_RC" -eq 3 ] && printf '%s\n' "$RUN_OUT" | grep -q 'HANG detected'; then
         ok "$what"
         printf '%s\n' "$RUN_OUT" | grep -m 3 'HANG detected' | sed 's/^/# /'
@@ -267,7 +439,7 @@ expect_hang() {
     not_ok "$what"
     case "$RUN_RC" in
         0|1) diag "it finished (exit status $RUN_RC): the hang did not show on this run" ;;
-        124) diag "it hung until the checker's timeout (${CHECK_TIMEOUT}s) stopped it: the watchdog did not fire" ;;
+        124) diag "it hung until the checker's timeout (${RUN_LIMIT}s) stopped it: the watchdog did not fire" ;;
         *) diag "exit status $RUN_RC: $(describe_rc "$RUN_RC")" ;;
     esac
     diag_output 12
@@ -278,6 +450,7 @@ expect_hang() {
 # path a right result is what lockstep gives, which is no more a promise.
 observe() {
     local what=$1 why='that is luck, not correctness'; shift
+    [ -z "${CHECK_DEAD[$(program_of "$@")]+x}" ] || return 0
     run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
     [ "$PRE_VOLTA" = 0 ] || why='lockstep, as on Pascal, made it right; that is still not correctness'
@@ -295,9 +468,12 @@ describe_rc() {
         2) printf 'bad usage' ;;
         3) printf 'hang caught by the watchdog' ;;
         77) printf 'no usable GPU' ;;
-        "$WARPSIM_REPORTED") printf 'right, but warpsim reported a hazard (see its lines above)' ;;
-        124) printf 'still running after %ss: stopped by the timeout' "$CHECK_TIMEOUT" ;;
-        *) printf 'crashed or unexpected' ;;
+        "$WARPSIM_REPORTED") printf 'warpsim or the sanitizer reported a hazard (the locate line is the first report)' ;;
+        124) printf 'still running after %ss: stopped by the timeout' "${RUN_LIMIT:-$CHECK_TIMEOUT}" ;;
+        125) printf 'not run: the time for the whole check was spent' ;;
+        126|127) printf 'the program could not be run' ;;
+        1[3-9][0-9]|2[0-9][0-9]) printf 'crashed: killed by signal %d (%s)' "$(($1 - 128))" "$(kill -l "$(($1 - 128))" 2>/dev/null || echo '?')" ;;
+        *) printf 'unexpected exit status' ;;
     esac
 }
 
@@ -316,6 +492,7 @@ describe_rc() {
 emulate() {
     local models=$1 expect=$2 what=$3 model fail=0 summary line='' pattern; shift 3
     local summaries=()
+    check_gate
     [ "$models" = all ] && models="lockstep its random"
     for model in $models; do
         run_model "$model" "$@"
@@ -346,8 +523,9 @@ emulate() {
         fi
         if [ "$fail" = 1 ]; then
             not_ok "$what"
+            printf '# locate: %s\n' "$(locate_line)"
             diag "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
-                 "warpsim: ${summary:-no summary}" "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED $*"
+                 "warpsim: ${summary:-no summary}" "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
             diag_output 12
             return
         fi
@@ -379,14 +557,28 @@ find_sanitizer() {
 # memcheck, synccheck) on CMD. EXPECT is "clean" (no hazard or error,
 # warnings included) or "flagged" (at least one hazard reported).
 sanitize() {
-    local tool=$1 expect=$2 what=$3 summary count; shift 3
+    local tool=$1 expect=$2 what=$3 summary count w saved=$VERIFY; shift 3
     local args=(--tool "$tool" --error-exitcode 99)
+    check_gate
+    CHECK_WHAT=$what
+    program_dead "$@" && return
     [ "$tool" != racecheck ] || args+=(--racecheck-report all)
-    run_bounded "$SANITIZER" "${args[@]}" "$@"
+    if [ -n "$VERIFY" ]; then
+        # verify runs the sanitizer with the program under it.
+        local wrap=()
+        for w in "$SANITIZER" "${args[@]}"; do wrap+=(--wrap "$w"); done
+        VERIFY=
+        run_bounded "$saved" "${wrap[@]}" "$@"
+        VERIFY=$saved
+    else
+        run_bounded "$SANITIZER" "${args[@]}" "$@"
+    fi
+    case "$RUN_RC" in 0|1|99) ;; *) note_dead "$@" ;; esac
     summary=$(printf '%s\n' "$RUN_OUT" | grep -E '(RACECHECK|ERROR) SUMMARY' | tail -n 1 | sed 's/^=* *//')
     count=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ (hazards|errors)' | head -n 1 | cut -d' ' -f1)
     if [ "$RUN_RC" -eq 124 ] || [ -z "$summary" ]; then
         not_ok "$what"
+        printf '# locate: %s\n' "$(locate_line)"
         diag "compute-sanitizer gave no summary (exit status $RUN_RC)"
         diag_output 12
     elif [ "$expect" = clean ] && [ "$RUN_RC" -eq 0 ] && [ "${count:-0}" -eq 0 ]; then
@@ -398,6 +590,7 @@ sanitize() {
         printf '%s\n' "$RUN_OUT" | grep -m 2 -E 'Potential|Race reported|hazard detected' | sed 's/^=* */#   /'
     else
         not_ok "$what"
+        printf '# locate: %s\n' "$(locate_line)"
         diag "$summary (exit status $RUN_RC)"
         diag_output 12
     fi
@@ -405,6 +598,8 @@ sanitize() {
 
 # check_end: the summary line and the exit status.
 check_end() {
+    [ "$CHECK_NOT_RUN" -eq 0 ] ||
+        printf '# %d more runs not run after a program hung or crashed (see the not ok above)\n' "$CHECK_NOT_RUN"
     printf '%d passed, %d failed\n' "$CHECK_PASSED" "$CHECK_FAILED"
     [ "$CHECK_FAILED" -eq 0 ] && [ "$CHECK_PASSED" -gt 0 ]
     exit $?

@@ -72,6 +72,7 @@ setup() {
     assert_failure 1
     assert_line --regexp '^not ok 1 - sync: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
     assert_line '#     warp 3: expected 12 got 7'
+    assert_line '# locate: warp 3: expected 12 got 7'
     assert_line --regexp '^2 passed, [0-9]+ failed$'   # the two legacy expectations of a wrong result hold
 }
 
@@ -137,7 +138,9 @@ setup() {
     echo "$output"
     assert_failure 1
     assert_line 'not ok 1 - the program matches the CPU'
-    assert_line "# under warpsim's lockstep model: exit status 99: right, but warpsim reported a hazard (see its lines above)"
+    assert_line "# under warpsim's lockstep model: exit status 99: warpsim or the sanitizer reported a hazard (the locate line is the first report)"
+    # The report that locates the problem comes first, before the output.
+    assert_equal "${lines[3]}" "# locate: warpsim: race on shared s[1]: thread 1 (block 0, warp 0, lane 1) writes it at legacy.cu:51 and thread 0 (block 0, warp 0, lane 0) reads it at legacy.cu:53; same warp"
 }
 
 @test "on warpsim, expect_wrong and observe run under the adversarial its model" {
@@ -175,4 +178,61 @@ setup() {
     assert_line '# warpsim: no summary'
     run "$FIXTURES/emulate.sh" its right --target emu --only-sync --sync "$FIXTURES/right.sh"
     assert_failure 1
+}
+
+# ---- bounded time, whatever the program does ------------------------------
+
+@test "a program that hangs once is not run again: one not ok, the rest counted" {
+    SECONDS=0
+    run "$FIXTURES/many-checks.sh" --target emu --only-sync --timeout 2 --sync "$FIXTURES/hang-kernel.sh"
+    echo "$output"
+    assert_failure 1
+    [ "$SECONDS" -lt 10 ] || fail "took ${SECONDS}s: the hang was waited for more than once"
+    assert_line 'not ok 1 - run 1 matches the CPU'
+    assert_line '# locate: it never ended: stopped after 2s in kernel spin<<<1, 32>>> (the last it launched)'
+    assert_line 'not ok 2 - run 2 matches the CPU'
+    assert_line '# not run: hang-kernel.sh never ended before (stopped after 2s); its remaining runs are not run either'
+    assert_line '# 3 more runs not run after a program hung or crashed (see the not ok above)'
+    assert_line '0 passed, 2 failed'
+}
+
+@test "a program that crashes is reported with its signal and not run again" {
+    run "$FIXTURES/many-checks.sh" --target gpu --only-sync --sync "$FIXTURES/crash.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^# exit status 139: crashed: killed by signal 11 \(SEGV\)$'
+    assert_line --partial 'not run: crash.sh crashed before (exit status 139)'
+    assert_line '0 passed, 2 failed'
+}
+
+@test "with CHECK_FIRST_FAIL=1 the checker stops at the first failed expectation" {
+    CHECK_FIRST_FAIL=1 run "$FIXTURES/many-checks.sh" --target gpu --only-sync --sync "$FIXTURES/wrong.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line 'not ok 1 - run 1 matches the CPU'
+    refute_line --partial 'run 2'
+    assert_line '# stopped at the first failed expectation (CHECK_FIRST_FAIL=1)'
+    assert_line '0 passed, 1 failed'
+    run "$FIXTURES/many-checks.sh" --target gpu --only-sync --sync "$FIXTURES/wrong.sh"
+    assert_line '0 passed, 5 failed'
+}
+
+@test "a student's check has a time budget for all its runs together" {
+    SECONDS=0
+    CHECK_BUDGET=3 run "$FIXTURES/many-checks.sh" --target gpu --only-sync --sync "$FIXTURES/slow.sh"
+    echo "$output"
+    assert_failure 1
+    [ "$SECONDS" -lt 8 ] || fail "took ${SECONDS}s with a 3s budget"
+    assert_line 'ok 1 - run 1 matches the CPU'
+    assert_line 'not ok 2 - run 2 matches the CPU'
+    assert_line --partial "not run: the check's 3s were spent"
+}
+
+@test "a student's file is named by its own name, never sync or legacy.cu" {
+    run "$CHECK01" --target emu --only-sync --name mine.cu --sync "$FIXTURES/emu-clean.sh"
+    echo "$output"
+    assert_success
+    assert_line '# only-sync: mine.cu must meet what sync.cu meets'
+    assert_line --regexp '^ok 1 - mine.cu: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
+    refute_line --regexp '^(not )?ok [0-9]+ - (sync|legacy)'
 }
