@@ -26,12 +26,15 @@ setup() {
         assert_output --partial 'exit status'
     done
     run "$L/build/sync" --help
-    assert_line --partial '2  butterfly: __shfl_xor_sync'
+    assert_line --partial '2  shfl: legacy.cu mask-less __shfl_down; sync.cu __shfl_xor_sync butterfly'
+    assert_output --partial -- '--sleepers PATTERN'
+    assert_output --partial -- '--dump FILE'
 }
 
 @test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
     need_nvcc
-    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 3" "-n" "-s 1x"; do
+    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 3" "-n" "-s 1x" \
+                "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$L/build/sync" $args
         echo "args: $args -> $stderr"
@@ -66,4 +69,86 @@ setup() {
 
 @test "make check SRC= checks a learner's copy of sync.cu" {
     assert_src_check_passes 01-shfl-reduction
+}
+
+# ---- the harness: lesson files hold device code only ----------------------
+
+@test "legacy.cu and sync.cu hold device code only: no main, no host calls, no jitter" {
+    for f in legacy.cu sync.cu; do
+        run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$L/$f"
+        echo "$f: $output"
+        assert_failure 1
+        grep -q '^#include "lesson.h"' "$L/$f" || fail "$f does not include lesson.h"
+    done
+}
+
+@test "on warpsim the legacy tree is wrong under its with -j 200 and right under lockstep" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    WARPSIM_MODEL=its run "$L/build/verify" "$L/build/emu/legacy" -k 1 -n 2048 -j 200
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^result: WRONG \([1-9][0-9]* of 64 warps wrong'
+    WARPSIM_MODEL=lockstep run "$L/build/verify" "$L/build/emu/legacy" -k 1 -n 2048 -j 200
+    echo "$output"
+    assert_success
+    assert_line 'result: ok (0 of 64 warps wrong, 0 of 8 blocks wrong)'
+    # Every sleeper pattern leaves sync.cu right under every model.
+    for sleepers in odd even upper lower leader random; do
+        for model in lockstep its random; do
+            WARPSIM_MODEL=$model run "$L/build/verify" "$L/build/emu/sync" -k 1 -n 2048 -j 200 --sleepers "$sleepers"
+            assert_success
+        done
+    done
+}
+
+@test "build/verify gives the verdict: a result line the program prints is only its words" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    run "$L/build/verify" "$L/build/emu/sync" -n 1000 -j 200
+    echo "$output"
+    assert_success
+    assert_line 'result: ok (0 of 32 warps wrong, 0 of 4 blocks wrong)'
+    assert_equal "$(grep -c '^result:' <<<"$output")" 1
+    # A stand-in that prints a passing line and exits 0 without results.
+    run "$L/build/verify" "$FIXTURES/right.sh" -n 1000
+    echo "$output"
+    assert_failure 1
+    assert_line 'right.sh printed (not the verdict): result: ok (0 of 8 warps wrong)'
+    assert_line --partial 'verify: right.sh exited 0 without writing its results'
+    assert_line 'result: WRONG (no results written)'
+    # The program's own non-zero status passes through.
+    run "$L/build/verify" "$FIXTURES/watchdog.sh"
+    assert_failure 3
+    run "$L/build/verify" "$L/build/emu/sync" -n abc
+    assert_failure 2
+    run "$L/build/verify"
+    assert_failure 2
+}
+
+@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
+    local n
+    n=$(ls "$L"/wrong/*.cu | wc -l)
+    [ "$n" -ge 5 ] || fail "only $n wrong fixes"
+    for f in "$L"/wrong/*.cu; do
+        head -n 1 "$f" | grep -qE '^/\* wrong: .+ \*/$' || fail "$f: no /* wrong: ... */ first line"
+    done
+    run make --no-print-directory -C "$L" check-wrong EMU=1
+    echo "$output"
+    assert_success
+    assert_line "1..$n"
+    assert_line "$n passed, 0 failed"
+    refute_line --regexp '^not ok'
+    # each rejected within the 60 s bound, its ok line followed by the
+    # line that locates the problem
+    assert_equal "$(grep -cE '^ok [0-9]+ - wrong/.* rejected in ([0-9]|[1-5][0-9])s ' <<<"$output")" "$n"
+    assert_equal "$(grep -A1 '^ok ' <<<"$output" | grep -cE '^# .')" "$n"
+}
+
+@test "a check of a file whose kernel never ends ends within 60 s on warpsim" {
+    SECONDS=0
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$L/wrong/never-ends.cu"
+    echo "$output"
+    assert_failure
+    [ "$SECONDS" -lt 60 ] || fail "took ${SECONDS}s"
+    assert_line --regexp '^# locate: it never ended: stopped after [0-9]+s in kernel block_sum<<<'
+    assert_line --regexp '^# [0-9]+ more runs not run after a program hung or crashed'
 }

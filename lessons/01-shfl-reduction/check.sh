@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # check.sh - lesson 01's checker (run it with `make check`).
 #
+# Every program runs through build/verify (harness.cu built alone), which
+# judges the sums the program wrote: nothing in a lesson file can print the
+# verdict. -j NS makes the lanes of a --sleepers pattern (default odd) sleep
+# at each warp primitive and each read of threadIdx (include/lesson.h).
+#
 # 1. sync.cu, both variants, matches the CPU for awkward and large n, several
-#    seeds and block sizes, with and without jitter;
+#    seeds and block sizes, with and without jitter, under every sleeper
+#    pattern;
 # 2. legacy.cu shows its bugs: wrong warp sums once odd lanes sleep, in the
 #    volatile tree (variant 1) and with the mask-less __shfl_down (variant
 #    2); on the pre-Volta path (make pascal: compute_60, lanes in lockstep)
@@ -16,7 +22,7 @@
 # even with jitter ("it used to work"), while warpsim reports its race under
 # every model, right or wrong.
 # `make check SRC=mine.cu` runs step 1 (and the sanitizer checks of sync.cu)
-# on your file.
+# on your file, named by its own name; with a GPU, on warpsim too.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/checklib.sh
 . "$here/../../scripts/checklib.sh"
@@ -36,13 +42,17 @@ for variant in 1 2; do
     seed=1
     for n in 1 31 32 33 1000 "$big"; do
         for j in 0 "$jitter"; do
-            expect_right "sync: variant $variant n=$n seed=$seed jitter=${j}ns matches CPU" \
+            expect_right "$SYNC_NAME: variant $variant n=$n seed=$seed jitter=${j}ns matches CPU" \
                 "$SYNC" -k "$variant" -n "$n" -s "$seed" -j "$j"
         done
         seed=$((seed + 1))
     done
+    for sleepers in even upper lower leader random; do
+        expect_right "$SYNC_NAME: variant $variant n=1000 jitter=${jitter}ns, $sleepers lanes sleeping, matches CPU" \
+            "$SYNC" -k "$variant" -n 1000 -s 9 -j "$jitter" --sleepers "$sleepers"
+    done
     for threads in 32 1024; do
-        expect_right "sync: variant $variant n=5000 threads=$threads jitter=${jitter}ns matches CPU" \
+        expect_right "$SYNC_NAME: variant $variant n=5000 threads=$threads jitter=${jitter}ns matches CPU" \
             "$SYNC" -k "$variant" -n 5000 -b "$threads" -j "$jitter" -s 7
     done
 done
@@ -70,11 +80,11 @@ fi
 if [ "$TARGET" = gpu ]; then
     if find_sanitizer; then
         for variant in 1 2; do
-            sanitize racecheck clean "sync: variant $variant racecheck finds no hazard" \
+            sanitize racecheck clean "$SYNC_NAME: variant $variant racecheck finds no hazard" \
                 "$SYNC" -k "$variant" -n 4096 -b 1024
         done
-        sanitize memcheck clean "sync: memcheck is clean" "$SYNC" -n 5000
-        sanitize synccheck clean "sync: synccheck is clean" "$SYNC" -n 5000
+        sanitize memcheck clean "$SYNC_NAME: memcheck is clean" "$SYNC" -n 5000
+        sanitize synccheck clean "$SYNC_NAME: synccheck is clean" "$SYNC" -n 5000
         if [ "$ONLY_SYNC" = 0 ]; then
             sanitize racecheck flagged "legacy: tree: racecheck reports the intra-warp hazards" \
                 "$LEGACY" -k 1 -n 4096 -b 1024
