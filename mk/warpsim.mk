@@ -37,12 +37,15 @@ WS_FLAGS ?=
 # gcc's and clang's spelling of "volatile accesses call their own hooks";
 # clang also drops the hook of a read that a write to the same place
 # follows (s[i] += 1 would be a write only, and an uninitialized read
-# would go unseen) unless told to keep it.
+# would go unseen) unless told to keep it. An integer division by zero
+# traps on x86-64 and gives 0 on arm64: -fsanitize=integer-divide-by-zero
+# checks the divisor, and warpsim's hook (src/tsan.c) reports it.
 WS_CC_IS_CLANG := $(findstring clang,$(shell $(WS_CC) --version 2>/dev/null | head -n 1))
 WS_TSAN_FLAGS := $(if $(WS_CC_IS_CLANG),-mllvm -tsan-distinguish-volatile=1 \
                    -mllvm -tsan-instrument-read-before-write=1,--param tsan-distinguish-volatile=1)
 WS_PROG_FLAGS := -std=gnu11 -DWARPSIM -Dmain=ws_main -I$(TOP)/include \
                  -I$(WS_DIR)/include -g -O0 -fsanitize=thread $(WS_TSAN_FLAGS) \
+                 -fsanitize=integer-divide-by-zero \
                  -Wall -Wextra
 WS_DEPS = $(WS_LIB) $(WS_DIR)/include/warpsim.h $(TOP)/include/lesson.h
 ws_compile = $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) $(3) -x c -c $(1) -o $(2)

@@ -196,6 +196,51 @@ EOF
     assert_line 'cross-check: aarch64 as native'
 }
 
+@test "an integer division by zero is reported by lane and line with gcc, with clang and on arm64, where it does not trap" {
+    need clang
+    cat >"$BATS_TEST_TMPDIR/div.cu" <<'EOF'
+#include "warpsim.h"
+__global__ void divide(int *out, const int *in)
+{
+    out[threadIdx.x] = 1000 / in[threadIdx.x];
+}
+int main(void)
+{
+    int h[32], *in, *out, i;
+    for (i = 0; i < 32; i++)
+        h[i] = i == 5 ? 0 : i + 1;
+    cudaMalloc(&in, sizeof h);
+    cudaMalloc(&out, sizeof h);
+    cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+    WS_LAUNCH(divide, 1, 32, 0, out, in);
+    cudaDeviceSynchronize();
+    printf("the launch returned\n");
+    return 0;
+}
+EOF
+    local runs=(gcc clang) cc
+    if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null &&
+        [ -f /usr/aarch64-linux-gnu/include/stdio.h ]; then
+        make -s --no-print-directory -C "$REPO/warpsim" WS_CC=aarch64-linux-gnu-gcc WS_B=build/aarch64 build/aarch64/libwarpsim.a
+        ws_prog aarch64-linux-gnu-gcc "$BATS_TEST_TMPDIR/div.cu" "$BATS_TEST_TMPDIR/div-arm64" WS_B=build/aarch64
+        runs+=(arm64)
+    fi
+    ws_prog gcc "$BATS_TEST_TMPDIR/div.cu" "$BATS_TEST_TMPDIR/div-gcc"
+    ws_prog clang "$BATS_TEST_TMPDIR/div.cu" "$BATS_TEST_TMPDIR/div-clang"
+    for cc in "${runs[@]}"; do
+        if [ "$cc" = arm64 ]; then
+            run env WARPSIM_MODEL=its qemu-aarch64 -L /usr/aarch64-linux-gnu "$BATS_TEST_TMPDIR/div-arm64"
+        else
+            run env WARPSIM_MODEL=its "$BATS_TEST_TMPDIR/div-$cc"
+        fi
+        echo "--- $cc"; echo "$output"
+        assert_failure 1
+        assert_line 'warpsim: integer division by zero in kernel divide: lane 5 of warp 0 (thread 5, block 0) at div.cu:4'
+        refute_line 'the launch returned'
+    done
+    [ ${#runs[@]} -eq 3 ] || skip "arm64 not run: no qemu-aarch64 or aarch64 cross compiler"
+}
+
 @test "a launch passes its arguments exactly on arm64 too" {
     need qemu-aarch64
     need aarch64-linux-gnu-gcc

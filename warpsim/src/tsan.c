@@ -15,8 +15,15 @@
  * leaves them to the C library, where no hook sees them), and both
  * compilers turn C11 and __atomic operations into __tsan_atomicN_*: those
  * do the operation and report it as an atomic access.
+ *
+ * And one hook of -fsanitize=integer-divide-by-zero: an integer division
+ * by zero traps on x86-64 but gives 0 on arm64, so warpsim has the
+ * compilers check the divisor and reports the division itself, the same
+ * way on every processor.
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "ws_internal.h"
 
 #define RET() ((uintptr_t)__builtin_return_address(0))
@@ -237,4 +244,51 @@ void __tsan_atomic_signal_fence(int mo);
 void __tsan_atomic_signal_fence(int mo)
 {
     (void)mo;
+}
+
+/* ---- integer division by zero (-fsanitize=integer-divide-by-zero) --------- */
+
+/* What gcc and clang pass: the division's place, its type, its operands. */
+typedef struct ubsan_loc {
+    const char *file;
+    uint32_t line, column;
+} ubsan_loc;
+typedef struct ubsan_div {
+    ubsan_loc loc;
+    const void *type;
+} ubsan_div;
+
+/*
+ * A lane divides by zero (or, with gcc, INT_MIN by -1): reported like the
+ * fault it is on x86-64 (runtime.c's signal handler), with the lane and
+ * the line; the program then ends with the summary and the status of a
+ * failed kernel. In host code the division goes ahead, as without the
+ * check.
+ */
+void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs);
+void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs)
+{
+    const ubsan_div *d = data;
+    const char *file = d->loc.file ? d->loc.file : "?", *slash = strrchr(file, '/');
+    ws_lane *l = ws.cur;
+    char who[160];
+    (void)lhs;
+    if (!l)
+        return;
+    fflush(stdout);
+    ws_counts[WR_MEM]++;
+    fprintf(stderr, "warpsim: %s in kernel %s: %s at %s:%u\n",
+            rhs ? "integer overflow in a division" : "integer division by zero",
+            ws.kernel, ws_who(l, who, sizeof who), slash ? slash + 1 : file,
+            (unsigned)d->loc.line);
+    ws_summary();
+    fflush(NULL);
+    _exit(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
+}
+
+void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs);
+void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs)
+{
+    __ubsan_handle_divrem_overflow(data, lhs, rhs);
+    _exit(1);
 }
