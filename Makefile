@@ -3,7 +3,7 @@
 
 LESSONS := $(sort $(patsubst %/Makefile,%,$(wildcard lessons/[0-9][0-9]-*/Makefile)))
 
-.PHONY: all check test bench pascal compat docs grade doctor clean help $(LESSONS)
+.PHONY: all check check-wrong test bench pascal compat docs grade doctor clean help $(LESSONS)
 .DEFAULT_GOAL := all
 
 # Build every lesson that can be built here; go on past failures, then fail.
@@ -14,6 +14,11 @@ all:
 # emulator), collecting failures: a skip is not a failure.
 check:
 	@scripts/each-lesson.sh check $(LESSONS)
+
+# Every lesson's wrong fixes (lessons/*/wrong/*.cu) through its checker:
+# one TAP line each, ok when the checker rejected it.
+check-wrong:
+	@scripts/each-lesson.sh check-wrong $(LESSONS)
 
 # With a GPU, every lesson's benchmark (CSV and plots in docs/results/<gpu>/)
 # and a summary table; warpsim's throughput always. Never run by `make test`.
@@ -47,8 +52,9 @@ docs:
 	@docs/build.sh
 
 # Lab grading of lessons/*/$(GRADE_FILE) (default mine.cu): Score X/Y.
+# JUNIT=dir also writes dir/results.json (Gradescope) and dir/grade.xml.
 grade:
-	@scripts/grade.sh $(LESSONS)
+	@$(if $(JUNIT),JUNIT=$(JUNIT) )scripts/grade.sh $(LESSONS)
 
 # What this machine can do, and the next step for each gap.
 doctor:
@@ -72,7 +78,10 @@ help:
 	@echo "  compat  build every lesson with CUDA 11.8 and CUDA 13, one line per lesson and"
 	@echo "          toolkit, recorded in docs/results/compat.txt (slow)"
 	@echo "  docs    build the site and the PDF handouts into docs/_build/"
-	@echo "  grade   lab grading: check lessons/*/mine.cu (GRADE_FILE=...), print Score X/Y"
+	@echo "  check-wrong  run every lesson's wrong fixes (wrong/*.cu) through its checker:"
+	@echo "          each must be rejected"
+	@echo "  grade   lab grading: check lessons/*/mine.cu (GRADE_FILE=...), print Score X/Y;"
+	@echo "          JUNIT=dir also writes dir/results.json (Gradescope) and dir/grade.xml"
 	@echo "  doctor  what this machine has and what each target will do here"
 	@echo "  clean   remove every lesson's build/"
 	@echo "  help    this text"

@@ -280,9 +280,9 @@ else
 check: $(CHECK_BINS)
 	$(Q)test -f "$(SRC)" || { echo "$(LESSON): SRC=$(SRC): no such file" >&2; exit 2; }; \
 	log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
-	gpu=0; $(CHECK) --target gpu $(CHECK_ARGS) | tee "$$log" || gpu=$$?; \
+	gpu=0; $(CHECK) --target gpu $(CHECK_ARGS) >"$$log" 2>&1 || gpu=$$?; cat "$$log"; \
 	g=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
-	emu=0; $(CHECK) --target emu $(LAB_EMU_ARGS) | tee "$$log" || emu=$$?; \
+	emu=0; $(CHECK) --target emu $(LAB_EMU_ARGS) >"$$log" 2>&1 || emu=$$?; cat "$$log"; \
 	e=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
 	echo "# $(SRC_NAME) on the GPU: $$(test $$gpu -eq 0 && echo passed || echo FAILED) ($${g:-no summary})"; \
 	echo "# $(SRC_NAME) on warpsim: $$(test $$emu -eq 0 && echo passed || echo FAILED) ($${e:-no summary})"; \

@@ -24,7 +24,7 @@
 #
 # Time, whatever the programs do:
 #   - every run is bounded (CHECK_TIMEOUT); with --only-sync, all runs
-#     together too (CHECK_BUDGET: 50 s on warpsim, 100 s on the GPU): a run
+#     together too (CHECK_BUDGET: 50 s on warpsim, 60 s on the GPU): a run
 #     gets at most what is left, and none is started once it is spent;
 #   - once a program hangs (its watchdog, warpsim, or the timeout) or
 #     crashes (killed by a signal) in an expect_* run, its remaining
@@ -121,7 +121,7 @@ check_begin() {
         ''|*[!0-9]*|0) printf '%s: --timeout must be a number of seconds\n' "$0" >&2; exit 2 ;;
     esac
     if [ -z "$CHECK_BUDGET" ] && [ "$ONLY_SYNC" = 1 ]; then
-        if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=100; fi
+        if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=60; fi
     fi
     if [ -n "$VERIFY" ] && [ ! -x "$VERIFY" ]; then
         printf '%s: %s is not an executable program\n' "$0" "$VERIFY" >&2; exit 2

@@ -28,3 +28,45 @@ setup() {
     assert_line --partial '0/10  (no mine.cu: copy legacy.cu to mine.cu and fix it)'
     assert_line 'Score 0/10'
 }
+
+@test "make grade prints where a lesson lost points and writes Gradescope's results.json" {
+    local out=$BATS_TEST_TMPDIR/reports
+    JUNIT=$out GRADE_FILE=wrong/leader-lane-31.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^01-shfl-reduction +[0-9]/10 '
+    assert_line --regexp '^    first problem: warp [0-9]+: expected -?[0-9]+ got -?[0-9]+$'
+    assert_line --regexp '^Score [0-9]/10$'
+    [ -f "$out/results.json" ] || fail "no results.json"
+    [ -f "$out/grade.xml" ] || fail "no grade.xml"
+    run python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r["tests"]
+assert len(t) == 1 and t[0]["name"] == "01-shfl-reduction", t
+assert t[0]["max_score"] == 10 and 0 <= t[0]["score"] < 10, t
+assert "first problem: warp" in t[0]["output"], t
+assert r["score"] == t[0]["score"]
+print("ok")' "$out/results.json"
+    assert_output ok
+    run python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName("failure")))' "$out/grade.xml"
+    assert_output 1
+}
+
+@test "a file that prints a passing verdict and exits scores 0" {
+    GRADE_FILE=wrong/prints-verdict.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^01-shfl-reduction +0/10 '
+    assert_line --partial 'first problem: verify: mine exited 0 without writing its results'
+}
+
+@test "make check-wrong at the top runs every lesson's wrong fixes and skips lessons without" {
+    run make --no-print-directory -n -C "$REPO" check-wrong
+    assert_output --partial 'scripts/each-lesson.sh check-wrong lessons/01-shfl-reduction'
+    EMU=1 run "$REPO/scripts/each-lesson.sh" check-wrong "$REPO/lessons/01-shfl-reduction" "$REPO/lessons/02-ballot-mask"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^01-shfl-reduction: ok \([0-9]+ passed, 0 failed\)$'
+    assert_line --regexp '^02-ballot-mask: skipped \(02-ballot-mask has no wrong fixes'
+}
