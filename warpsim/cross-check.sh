@@ -12,16 +12,21 @@
 #      ARCH programs.
 #
 # The ARCH programs run through small scripts that exec qemu, so that the
-# checkers need no change. Settings (environment): CROSS_CC
-# (ARCH-linux-gnu-gcc), QEMU (qemu-ARCH), QEMU_LD_PREFIX
-# (/usr/ARCH-linux-gnu), LESSONS (folder names under lessons/), CORPUS=0
-# to leave the corpus out. Exit status: 0 everything as expected, 1 a
-# difference or a failed check, 2 bad usage or a failed build, 77 no cross
-# compiler or no qemu (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-# qemu-user).
+# checkers need no change. `cross-check.sh clang` does the same with clang
+# on this machine (build/clang, no qemu) against the native gcc build; as
+# clang names a function's static s "function.s" where gcc has "s.N",
+# the comparison leaves shared variables' names out until the reports
+# strip clang's prefix.
+#
+# Settings (environment): CROSS_CC (ARCH-linux-gnu-gcc; clang), QEMU
+# (qemu-ARCH; none: run directly), QEMU_LD_PREFIX (/usr/ARCH-linux-gnu),
+# LESSONS (folder names under lessons/), CORPUS=0 to leave the corpus out.
+# Exit status: 0 everything as expected, 1 a difference or a failed check,
+# 2 bad usage or a failed build, 77 no cross compiler or no qemu (Debian:
+# gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user).
 set -u
 case ${1:-} in
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 arch=${1:-aarch64}
 case $arch in
@@ -29,11 +34,16 @@ case $arch in
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-cc=${CROSS_CC:-$arch-linux-gnu-gcc}
-qemu=${QEMU:-qemu-$arch}
+if [ "$arch" = clang ]; then
+    cc=${CROSS_CC:-clang} qemu=${QEMU:-none} names=0
+else
+    cc=${CROSS_CC:-$arch-linux-gnu-gcc} qemu=${QEMU:-qemu-$arch} names=1
+fi
 sysroot=${QEMU_LD_PREFIX:-/usr/$arch-linux-gnu}
 lessons=${LESSONS:-01-shfl-reduction 03-syncwarp-races}
-for t in "$cc" "$qemu"; do
+tools=("$cc")
+[ "$qemu" = none ] || tools+=("$qemu")
+for t in "${tools[@]}"; do
     if ! command -v "$t" >/dev/null 2>&1; then
         echo "cross-check.sh: $t not found (Debian: apt-get install gcc-$arch-linux-gnu" \
              "libc6-dev-${arch/aarch64/arm64}-cross qemu-user)" >&2
@@ -46,15 +56,25 @@ bad=0
 say() { printf '%s\n' "$*"; }
 fail() { printf 'not ok: %s\n' "$*"; bad=1; }
 
-# wrap DIR PROG...: DIR/NAME runs PROG under qemu, for each PROG.
+# wrap DIR PROG...: DIR/NAME runs PROG under qemu (or directly), for each.
 wrap() {
     local dir=$1 p
     shift
     mkdir -p "$dir"
     for p in "$@"; do
-        printf '#!/bin/sh\nexec %s -L %s %s "$@"\n' "$qemu" "$sysroot" "$p" >"$dir/$(basename "$p")"
+        if [ "$qemu" = none ]; then
+            printf '#!/bin/sh\nexec %s "$@"\n' "$p"
+        else
+            printf '#!/bin/sh\nexec %s -L %s %s "$@"\n' "$qemu" "$sysroot" "$p"
+        fi >"$dir/$(basename "$p")"
         chmod +x "$dir/$(basename "$p")"
     done
+}
+
+# norm: the output, with shared and global variables' names left out
+# where they may differ (clang).
+norm() {
+    if [ $names = 1 ]; then cat; else sed -E 's/(shared|global) [A-Za-z_0-9.]+\[/\1 VAR[/g'; fi
 }
 
 say "# building warpsim natively and for $arch ($cc)"
@@ -73,6 +93,7 @@ same() {
     shift
     n_out=$(env "${envs[@]}" timeout 60 "$here/build/tests/$name" "$@" 2>&1); n_rc=$?
     x_out=$(env "${envs[@]}" timeout 120 "$here/$B/run/$name" "$@" 2>&1); x_rc=$?
+    n_out=$(norm <<<"$n_out") x_out=$(norm <<<"$x_out")
     if [ "$n_out" != "$x_out" ] || [ $n_rc -ne $x_rc ]; then
         fail "$name $* (${envs[*]}): native exit $n_rc, $arch exit $x_rc"
         diff <(printf '%s\n' "$n_out") <(printf '%s\n' "$x_out") | head -n 10 | sed 's/^/#   /'
@@ -103,7 +124,8 @@ if [ "${CORPUS:-1}" != 0 ] && [ -x "$here/corpus/run.sh" ]; then
             say "ok: the corpus on $arch ($(grep -c . "$here/$B/corpus.log") lines in $B/corpus.log)"
         else
             fail "the corpus on $arch (see $B/corpus.log)"
-            grep -v '^\(kernel\|#\)' "$here/$B/corpus.log" | tail -n 5 | sed 's/^/#   /'
+            { grep WRONG "$here/$B/corpus.log" || tail -n 3 "$here/$B/corpus.log"; } |
+                head -n 5 | sed 's/^/#   /'
         fi
     else
         fail "building the corpus for $arch"
@@ -134,7 +156,7 @@ for l in $lessons; do
     wrap "$d/build/emu-$arch" "${progs[@]}"
     out=$(make --no-print-directory -C "$d" check EMU=1 EMU_BUILD="build/emu-$arch" 2>&1)
     rc=$?
-    if ! grep -q "qemu" "$d/build/emu-$arch/sync" 2>/dev/null; then
+    if ! grep -q "emu-$arch-bin" "$d/build/emu-$arch/sync" 2>/dev/null; then
         fail "make check rebuilt lesson $l's programs natively instead of running the $arch ones"
         continue
     fi
