@@ -249,7 +249,9 @@ EOF
     make -s --no-print-directory -C "$REPO/warpsim" WS_CC=aarch64-linux-gnu-gcc WS_B=build/aarch64 build/aarch64/libwarpsim.a
     ws_prog aarch64-linux-gnu-gcc "$BATS_TEST_TMPDIR/args.cu" "$BATS_TEST_TMPDIR/args-arm64" WS_B=build/aarch64
     run readelf -h "$BATS_TEST_TMPDIR/args-arm64"
-    assert_line --regexp 'Machine: +AArch64' 
+    assert_line --regexp 'Machine: +AArch64'
+    run readelf -lW "$BATS_TEST_TMPDIR/args-arm64"
+    assert_line --regexp 'GNU_STACK .* RW +0x'
     for model in lockstep its random; do
         run env WARPSIM_MODEL=$model qemu-aarch64 -L /usr/aarch64-linux-gnu "$BATS_TEST_TMPDIR/args-arm64"
         echo "--- $model"; echo "$output"
