@@ -750,7 +750,9 @@ LESSON_ALWAYS_INLINE void lesson_delay_point(void)
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
 #include <cooperative_groups/scan.h>
+#endif
 /* The primitive's value, after a delay point: the argument, the call, is
  * evaluated before the body runs. */
 template <typename T>

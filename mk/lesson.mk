@@ -195,12 +195,15 @@ ifneq ($(HARNESS),)
 # (A Makefile that still adds harness.cu or LESSON_SRC_NAME to the flags
 # of a program has them filtered out here.)
 harness_flags = $(filter-out %harness.cu -DLESSON_SRC_NAME=%,$(ALL_NVCCFLAGS))
-harness_nvcc = $(RUN_NVCC) $(harness_flags) -DLESSON_UNIT -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o && \
-    $(RUN_NVCC) $(harness_flags) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x cu -c harness.cu -o $(2).harness.o && \
-    $(RUN_NVCC) $(harness_flags) $(2).unit.o $(2).harness.o -o $(2) && rm -f $(2).unit.o $(2).harness.o
+define harness_nvcc
+	$(Q)$(RUN_NVCC) $(harness_flags) -DLESSON_UNIT -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
+	$(Q)$(RUN_NVCC) $(harness_flags) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x cu -c harness.cu -o $(2).harness.o
+	$(Q)$(RUN_NVCC) $(harness_flags) $(2).unit.o $(2).harness.o -o $(2)
+	$(Q)rm -f $(2).unit.o $(2).harness.o
+endef
 $(addprefix $(BUILD)/,$(HARNESS_PROGRAMS)): $(BUILD)/%: %.cu harness.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ = harness.cu + $< (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
-	$(Q)$(call harness_nvcc,$<,$@)
+	$(call harness_nvcc,$<,$@)
 endif
 
 ifneq ($(ARCH_FLAGS_70),$(ARCH_FLAGS))
@@ -210,7 +213,11 @@ endif
 # A learner's file, built with the same flags wherever it lives.
 $(BUILD)/mine: $(SRC) $(HARNESS) $(TOP)/include/lesson.h FORCE | $(BUILD)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
-	$(Q)$(if $(HARNESS),$(call harness_nvcc,$(SRC),$@),$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@)
+ifeq ($(HARNESS),)
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@
+else
+	$(call harness_nvcc,$(SRC),$@)
+endif
 endif
 
 # The judge: harness.cu with no lesson file and no CUDA (include/lesson.h).
