@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# check.sh - lesson 07's checker (run it with `make check`).
+#
+# 1. sync.cu, every variant, equals the CPU: segment scans (inclusive and
+#    exclusive) for every width 2 to 32, block scans, both compactions and
+#    the device-wide scan, for sizes from 1 to 2^24 + 3, awkward ones
+#    included (1, 31, 33, 4099, ...), several seeds, blocks of 32, 96 and
+#    1024 threads (256 on warpsim), with and without delays (chosen lanes
+#    sleep before and after every warp primitive and every read of the lane
+#    index: odd, upper and random lanes); the output is poisoned before
+#    each run, so a slot never written cannot pass;
+# 2. cg.cu (Cooperative Groups, on the GPU) meets the same, and bench.cu's
+#    kernels (every setting) match the CPU (build/bench -V 1);
+# 3. legacy.cu shows its bug: wrong prefixes once lanes sleep (without a
+#    delay, what happened is printed: a right result there is luck);
+# 4. on a GPU with compute-sanitizer: racecheck, memcheck and synccheck
+#    are clean on sync.cu and racecheck reports legacy.cu's hazards.
+# On the pre-Volta path (make pascal: compute_60 code, pre-Volta scheduling
+# even on a new GPU) legacy.cu must be right under the same delays, as it
+# was on Pascal; cg.cu and bench.cu are not built there. On warpsim, the
+# CPU emulator (no GPU, or EMU=1), with smaller sizes: step 1 runs under
+# each scheduling model (lockstep, its, random) and wants nothing
+# reported; step 3 runs under its; legacy.cu is right under lockstep, the
+# pre-Volta model, even with delays, and warpsim reports its race under
+# every model.
+# `make check SRC=mine.cu` runs steps 1 and 4 on your file.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/checklib.sh
+. "$here/../../scripts/checklib.sh"
+check_begin "$@"
+
+delay=(-j 200)
+if [ "$TARGET" = gpu ]; then
+    sizes="1 31 32 33 1000 4099 65537 3000017 16777219"
+    mid=1000003
+    demo_n=1M
+    threads_list="32 96 1024"
+else
+    sizes="1 31 32 33 1000 4099 20011"
+    mid=20011
+    demo_n=8192
+    threads_list="32 96 256"
+fi
+variants=(inclusive exclusive block compact ballot device)
+
+# ---- 1. sync.cu equals the CPU ---------------------------------------------
+
+# First one short run of each variant with delays, so that a file that is
+# wrong anywhere is found in seconds (CHECK_FIRST_FAIL=1, make check-wrong).
+for k in 1 2 3 4 5 6; do
+    name=${variants[$((k - 1))]}
+    expect_right "$SYNC_NAME: $name n=4099 width=8 with delays (random lanes sleep 200ns) matches CPU" \
+        "$SYNC" -k "$k" -n 4099 -w 8 -b 96 -s 5 "${delay[@]}" --sleepers random
+done
+for k in 1 2 3 4 5 6; do
+    name=${variants[$((k - 1))]}
+    seed=$((k * 100))
+    for n in $sizes; do
+        seed=$((seed + 1))
+        expect_right "$SYNC_NAME: $name n=$n seed=$seed matches CPU" \
+            "$SYNC" -k "$k" -n "$n" -s "$seed"
+    done
+    if [ "$k" -le 2 ]; then
+        for w in 2 4 8 16; do
+            expect_right "$SYNC_NAME: $name width=$w n=$mid matches CPU" \
+                "$SYNC" -k "$k" -w "$w" -n "$mid" -s "$w"
+            expect_right "$SYNC_NAME: $name width=$w n=4099 with delays (odd lanes sleep 200ns) matches CPU" \
+                "$SYNC" -k "$k" -w "$w" -n 4099 -s "$w" "${delay[@]}"
+        done
+    fi
+    for threads in $threads_list; do
+        expect_right "$SYNC_NAME: $name n=$mid threads=$threads matches CPU" \
+            "$SYNC" -k "$k" -n "$mid" -b "$threads" -s 7
+    done
+    for sleepers in odd upper random; do
+        expect_right "$SYNC_NAME: $name n=$mid with delays ($sleepers lanes sleep 200ns) matches CPU" \
+            "$SYNC" -k "$k" -n "$mid" -s 9 "${delay[@]}" --sleepers "$sleepers"
+    done
+    expect_right "$SYNC_NAME: $name n=$mid values up to 2^30 (the int sums wrap) matches CPU" \
+        "$SYNC" -k "$k" -n "$mid" -m 1G -s 10
+done
+expect_right "$SYNC_NAME: device n=$mid threads=32 (three levels of block totals) matches CPU" \
+    "$SYNC" -k device -n "$mid" -b 32 -s 11
+
+# ---- 2. Cooperative Groups and the benchmark's kernels (GPU only) ----------
+
+if [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ] && [ "$PRE_VOLTA" = 1 ]; then
+    diag "cg.cu and bench.cu are not checked on the pre-Volta path: make pascal builds legacy.cu and sync.cu only"
+elif [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ]; then
+    bin=$(dirname "$SYNC")
+    for k in 1 2 3 4 5 6; do
+        name=${variants[$((k - 1))]}
+        for n in 1 33 4099 3000017; do
+            expect_right "cg: $name n=$n matches CPU" "$bin/cg" -k "$k" -n "$n" -s "$k"
+        done
+        expect_right "cg: $name n=$mid threads=96 with delays matches CPU" \
+            "$bin/cg" -k "$k" -n "$mid" -b 96 -s 3 "${delay[@]}"
+    done
+    for w in 2 4 8 16; do
+        expect_right "cg: inclusive width=$w matches CPU" "$bin/cg" -k 1 -w "$w" -n "$mid" -s "$w"
+        expect_right "cg: exclusive width=$w matches CPU" "$bin/cg" -k 2 -w "$w" -n "$mid" -s "$w"
+    done
+    # bench.cu is a program of its own, not a lesson file: it compares every
+    # result with its own CPU reference and is run directly.
+    VERIFY='' expect_right "bench: every kernel and setting (block scans, tiles, reduce-then-scan, look-back), n=4000037 and 1000009, matches CPU" \
+        "$bin/bench" -V 1 -n 4000037 -l 2
+fi
+
+# ---- 3. legacy.cu shows its bug --------------------------------------------
+
+if [ "$ONLY_SYNC" = 0 ]; then
+    observe "legacy: block n=$demo_n without delays" "$LEGACY" -k block -n "$demo_n"
+    expect_its_bug "legacy:" "inclusive gives wrong prefixes once odd lanes sleep 200ns (n=$demo_n)" \
+        "$LEGACY" -k inclusive -n "$demo_n" "${delay[@]}"
+    expect_its_bug "legacy:" "block gives wrong prefixes once odd lanes sleep 200ns (n=$demo_n)" \
+        "$LEGACY" -k block -n "$demo_n" "${delay[@]}"
+    expect_its_bug "legacy:" "device gives wrong prefixes once odd lanes sleep 200ns (n=$demo_n)" \
+        "$LEGACY" -k device -n "$demo_n" "${delay[@]}"
+fi
+if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
+    emulate lockstep right "legacy: block right under lockstep, as on pre-Volta GPUs, even with delays" \
+        "$LEGACY" -k block -n "$demo_n" "${delay[@]}"
+    emulate lockstep right "legacy: inclusive width=8 right under lockstep, even with delays" \
+        "$LEGACY" -k inclusive -w 8 -n "$demo_n" "${delay[@]}"
+    emulate all race "legacy: warpsim reports the intra-warp race under every model" \
+        "$LEGACY" -k block -n 2048
+fi
+
+# ---- 4. compute-sanitizer (GPU only) ----------------------------------------
+
+if [ "$TARGET" = gpu ]; then
+    if find_sanitizer; then
+        for k in 1 3 4 5 6; do
+            name=${variants[$((k - 1))]}
+            sanitize racecheck clean "$SYNC_NAME: $name racecheck finds no hazard" \
+                "$SYNC" -k "$k" -n 100003 -b 1024
+            sanitize synccheck clean "$SYNC_NAME: $name synccheck is clean" "$SYNC" -k "$k" -n 100003
+        done
+        sanitize memcheck clean "$SYNC_NAME: device memcheck is clean" "$SYNC" -k device -n 100003 -b 32
+        sanitize memcheck clean "$SYNC_NAME: ballot memcheck is clean" "$SYNC" -k ballot -n 100003
+        if [ "$ONLY_SYNC" = 0 ]; then
+            sanitize racecheck flagged "legacy: racecheck reports the intra-warp hazards" \
+                "$LEGACY" -k block -n 4096 -b 1024
+        fi
+    else
+        diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"
+    fi
+fi
+
+check_end
