@@ -30,6 +30,8 @@ typedef struct func { uintptr_t start, end; } func;
 
 static ws_var *vars;
 static int nvars;
+static uintptr_t below_shared;    /* end of the last object before ws_shared */
+extern char __start_ws_shared[] __attribute__((weak));
 static func *funcs;
 static int nfuncs;
 
@@ -135,12 +137,18 @@ static void load(void)
             break;
         for (k = 0; k < n; k++) {
             int type = ELF64_ST_TYPE(s[k].st_info);
+            if (type == STT_OBJECT && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF &&
+                __start_ws_shared && bias + s[k].st_value < (uintptr_t)__start_ws_shared &&
+                bias + s[k].st_value + s[k].st_size > below_shared)
+                below_shared = bias + s[k].st_value + s[k].st_size;
             if (type == STT_FUNC && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF) {
                 funcs[nfuncs].start = bias + s[k].st_value;
                 funcs[nfuncs].end = funcs[nfuncs].start + s[k].st_size;
                 nfuncs++;
             } else if (shared_idx >= 0 && s[k].st_shndx == shared_idx && type == STT_OBJECT) {
                 char *dot;
+                if (!strcmp(str + s[k].st_name, "ws_shared_tail"))
+                    continue;           /* shadow.c's red zone, not a variable */
                 vars[nvars].addr = bias + s[k].st_value;
                 vars[nvars].size = s[k].st_size;
                 snprintf(vars[nvars].name, sizeof vars[nvars].name, "%s", str + s[k].st_name);
@@ -166,6 +174,17 @@ const ws_var *ws_image_vars(int *n)
         load();
     *n = nvars;
     return vars;
+}
+
+/* How many bytes right before addr (the start of ws_shared) belong to no
+ * object of the program: padding, up to 64 bytes; 0 when unknown. */
+size_t ws_image_pad_before(uintptr_t addr)
+{
+    if (!loaded)
+        load();
+    if (!below_shared || below_shared > addr || addr - below_shared > 64)
+        return 0;
+    return (size_t)(addr - below_shared);
 }
 
 /* The variable holding addr, or NULL (a gap, or no symbol table). */

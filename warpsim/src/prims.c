@@ -718,8 +718,10 @@ void ws_threadfence(const char *file, int line)
     uintptr_t pc = PC();
     (void)file;
     (void)line;
-    if (ws.cur)
+    if (ws.cur) {
         ws_point(pc);
+        ws_sync_fence(ws.cur);
+    }
 }
 
 /* ---- atomics --------------------------------------------------------- */
@@ -797,5 +799,9 @@ uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
         memcpy(addr, &nw, (size_t)size);
         ws_progress();
     }
+    if (ws.cur && ws_tracked((uintptr_t)addr))
+        ws_sync_atomic(ws.cur, (uintptr_t)addr,
+                       op != WS_AT_CAS || (old & 0xffffffffULL) == (cmp & 0xffffffffULL) ||
+                       (size == 8 && old == cmp));
     return old;
 }

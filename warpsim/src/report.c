@@ -1,6 +1,7 @@
 /*
- * report.c - what reports say: source lines, variable names, lanes, and
- * the summary at the end.
+ * report.c - how reports are said: source lines, lane ranges, once per
+ * place, the counts. It knows nothing of lanes, blocks or memory (the
+ * modules that do format those); it asks image.c where the executable is.
  *
  * A pc becomes file:line through addr2line (binutils), run once as a
  * co-process on the program's own executable and asked one address at a
@@ -275,45 +276,7 @@ const char *ws_where_fl(const char *file, int line)
     return ring[r];
 }
 
-const char *ws_lane_where(const ws_lane *l)
-{
-    if (!l->pc)
-        return "its start";
-    return ws_where(l->pc);
-}
-
 /* ---- names ----------------------------------------------------------- */
-
-/* Names the memory at addr: "r[17]" for a shared array, "cudaMalloc#2[17]"
- * for device memory (element index in units of the access size). */
-const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
-{
-    uintptr_t start;
-    size_t n, unit = size ? size : 1;
-    int a;
-    if (addr - ws_shared_lo < ws_shared_len) {
-        const ws_var *v = ws_image_var_at(addr);
-        if (v) {
-            if (v->size <= unit)
-                snprintf(buf, len, "%s", v->name);
-            else if ((addr - v->addr) % unit == 0)
-                snprintf(buf, len, "%s[%zu]", v->name, (size_t)(addr - v->addr) / unit);
-            else
-                snprintf(buf, len, "%s+%zu", v->name, (size_t)(addr - v->addr));
-            return buf;
-        }
-        snprintf(buf, len, "shared+%zu", (size_t)(addr - ws_shared_lo));
-        return buf;
-    }
-    a = ws_alloc_of(addr, &start, &n);
-    if (a && (addr - start) % unit == 0)
-        snprintf(buf, len, "cudaMalloc#%d[%zu]", a, (size_t)(addr - start) / unit);
-    else if (a)
-        snprintf(buf, len, "cudaMalloc#%d+%zu", a, (size_t)(addr - start));
-    else
-        snprintf(buf, len, "device+%zu", (size_t)(addr - ws_arena_lo));
-    return buf;
-}
 
 const char *ws_ranges(unsigned mask, char *buf, size_t len)
 {
@@ -340,45 +303,9 @@ const char *ws_ranges(unsigned mask, char *buf, size_t len)
     return buf;
 }
 
-const char *ws_who(const ws_lane *l, char *buf, size_t len)
+/* Ends the addr2line co-process (at the end of the program). */
+void ws_report_close(void)
 {
-    snprintf(buf, len, "lane %d of warp %d (thread %d, block %u)", l->lane, l->warp,
-             l->tid, ws.block_id);
-    return buf;
-}
-
-/* ---- the summary ----------------------------------------------------- */
-
-static int summary_done;
-
-void ws_summary(void)
-{
-    char order[32] = "";
-    if (summary_done || !ws.launches)
-        return;
-    summary_done = 1;
-    fflush(stdout);
-    if (ws_cfg.model == WS_ITS && ws_cfg.order != WS_FORWARD)
-        snprintf(order, sizeof order, ", order %s", ws_order_names[ws_cfg.order]);
-    if (ws_cfg.stats) {
-        double s = ws.kernel_seconds;
-        fprintf(stderr, "warpsim: stats: %llu launches, %llu blocks, %llu memory accesses, "
-                "%llu scheduling steps in %.3f s: %.2f M accesses/s\n",
-                (unsigned long long)ws.launches, (unsigned long long)ws.blocks_run,
-                (unsigned long long)ws.accesses, (unsigned long long)ws.total_steps, s,
-                s > 0 ? (double)ws.accesses / s / 1e6 : 0.0);
-    }
-    if (ws_counts[WR_NOTE] && ws_cfg.verbose)
-        fprintf(stderr, "warpsim: %llu notes (allowed by the CUDA Programming Guide)\n",
-                (unsigned long long)ws_counts[WR_NOTE]);
-    fprintf(stderr, "warpsim: %llu race%s, %llu hang%s, %llu warp-primitive error%s, "
-            "%llu uninitialized read%s, %llu memory error%s (model %s%s, seed %llu)\n",
-            (unsigned long long)ws_counts[WR_RACE], ws_counts[WR_RACE] == 1 ? "" : "s",
-            (unsigned long long)ws_counts[WR_HANG], ws_counts[WR_HANG] == 1 ? "" : "s",
-            (unsigned long long)ws_counts[WR_PRIM], ws_counts[WR_PRIM] == 1 ? "" : "s",
-            (unsigned long long)ws_counts[WR_UNINIT], ws_counts[WR_UNINIT] == 1 ? "" : "s",
-            (unsigned long long)ws_counts[WR_MEM], ws_counts[WR_MEM] == 1 ? "" : "s",
-            ws_model_names[ws_cfg.model], order, (unsigned long long)ws_cfg.seed);
     if (a2l_in) {
         fclose(a2l_in);
         a2l_in = NULL;

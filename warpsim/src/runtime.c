@@ -165,6 +165,41 @@ void ws_init(void)
     atexit(at_exit);
 }
 
+/* ---- the summary ----------------------------------------------------- */
+
+static int summary_done;
+
+void ws_summary(void)
+{
+    char order[32] = "";
+    if (summary_done || !ws.launches)
+        return;
+    summary_done = 1;
+    fflush(stdout);
+    if (ws_cfg.model == WS_ITS && ws_cfg.order != WS_FORWARD)
+        snprintf(order, sizeof order, ", order %s", ws_order_names[ws_cfg.order]);
+    if (ws_cfg.stats) {
+        double s = ws.kernel_seconds;
+        fprintf(stderr, "warpsim: stats: %llu launches, %llu blocks, %llu memory accesses, "
+                "%llu scheduling steps in %.3f s: %.2f M accesses/s\n",
+                (unsigned long long)ws.launches, (unsigned long long)ws.blocks_run,
+                (unsigned long long)ws.accesses, (unsigned long long)ws.total_steps, s,
+                s > 0 ? (double)ws.accesses / s / 1e6 : 0.0);
+    }
+    if (ws_counts[WR_NOTE] && ws_cfg.verbose)
+        fprintf(stderr, "warpsim: %llu notes (allowed by the CUDA Programming Guide)\n",
+                (unsigned long long)ws_counts[WR_NOTE]);
+    fprintf(stderr, "warpsim: %llu race%s, %llu hang%s, %llu warp-primitive error%s, "
+            "%llu uninitialized read%s, %llu memory error%s (model %s%s, seed %llu)\n",
+            (unsigned long long)ws_counts[WR_RACE], ws_counts[WR_RACE] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_HANG], ws_counts[WR_HANG] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_PRIM], ws_counts[WR_PRIM] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_UNINIT], ws_counts[WR_UNINIT] == 1 ? "" : "s",
+            (unsigned long long)ws_counts[WR_MEM], ws_counts[WR_MEM] == 1 ? "" : "s",
+            ws_model_names[ws_cfg.model], order, (unsigned long long)ws_cfg.seed);
+    ws_report_close();
+}
+
 /* ---- entry ----------------------------------------------------------- */
 
 int ws_main(int argc, char **argv);

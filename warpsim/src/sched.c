@@ -276,16 +276,20 @@ void ws_point(uintptr_t pc)
         l->spin_lo = pc;
     if (pc > l->spin_hi)
         l->spin_hi = pc;
-    if ((++l->steps & 4095) == 0)       /* the loop it is in, progress or not */
-        l->loop_lo = l->loop_hi = pc;
-    if (pc < l->loop_lo)
-        l->loop_lo = pc;
-    if (pc > l->loop_hi)
-        l->loop_hi = pc;
     if (++ws.idle_steps > ws_cfg.spin_limit)
         ws_hang(WS_HANG_SPIN);
-    if (l->steps > ws_cfg.step_limit)
-        ws_hang(WS_HANG_LIVELOCK);
+    /* Livelock: steps taken while the block keeps making progress (a lane
+     * that only polls is the spin limit's business). */
+    if (ws.idle_steps < 4096) {
+        if ((++l->steps & 4095) == 0)   /* the loop it is in */
+            l->loop_lo = l->loop_hi = pc;
+        if (pc < l->loop_lo)
+            l->loop_lo = pc;
+        if (pc > l->loop_hi)
+            l->loop_hi = pc;
+        if (l->steps > ws_cfg.step_limit)
+            ws_hang(WS_HANG_LIVELOCK);
+    }
     switch (ws_cfg.model) {
     case WS_LOCKSTEP:
         ws_yield();
@@ -520,10 +524,10 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
                 "arrays with a constant size\n", kernel, file, line, shared_bytes);
         exit(2);
     }
-    if (ws_shared_len > WS_SHARED_LIMIT) {
+    if (ws_shared_used > WS_SHARED_LIMIT) {
         fprintf(stderr, "warpsim: %s launched at %s:%d: the program's __shared__ "
                 "arrays take %zu bytes, more than the %d a block may have\n",
-                kernel, file, line, (size_t)ws_shared_len, WS_SHARED_LIMIT);
+                kernel, file, line, (size_t)ws_shared_used, WS_SHARED_LIMIT);
         exit(2);
     }
     if (threads == 0 || blocks == 0 || block.z > 64 || grid.y > 65535 ||
@@ -569,4 +573,20 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.kernel_seconds += now_seconds() - t0;
     ws.total_steps += ws.steps;
     ws.steps = 0;
+}
+
+/* ---- naming lanes ---------------------------------------------------- */
+
+const char *ws_lane_where(const ws_lane *l)
+{
+    if (!l->pc)
+        return "its start";
+    return ws_where(l->pc);
+}
+
+const char *ws_who(const ws_lane *l, char *buf, size_t len)
+{
+    snprintf(buf, len, "lane %d of warp %d (thread %d, block %u)", l->lane, l->warp,
+             l->tid, ws.block_id);
+    return buf;
 }

@@ -1,25 +1,31 @@
 /*
  * shadow.c - emulated device memory, shadow memory and the detectors that
  * read it: data races (happens-before), reads of uninitialized shared
- * memory, and accesses outside any allocation.
+ * memory, and accesses outside any allocation or __shared__ variable.
  *
  * Tracked memory:
- *   shared  the section ws_shared (every __shared__ variable), poisoned with
- *           0xa5 bytes at each block start;
+ *   shared  the section ws_shared (every __shared__ variable, then a red
+ *           zone of libwarpsim's own; the padding before it is one too),
+ *           poisoned with 0xa5 bytes at each block start; each byte knows
+ *           its variable, and each access site the variable it uses;
  *   global  an arena that cudaMalloc carves, each allocation page-aligned
  *           and followed by an unmapped-for-us gap, so that a page says
  *           which allocation an address belongs to.
  *
- * Every 4-byte granule has a shadow: the last write and up to WS_NREADS
- * reads since, each as (stamp, block, barrier generation, thread, the
- * thread's warp clock, pc, flags). Two accesses conflict when one writes and
- * not both are atomic; they are ordered when made by the same thread, or in
- * one block with a __syncthreads between them (generation), or in one warp
- * when the later lane's warp vector clock has seen the earlier lane's clock
- * (__syncwarp joins clocks). Blocks of one launch are concurrent even though
- * warpsim runs them one after another; launches are ordered (the stamp).
- * This decides races from the order the program promises, not from the
- * interleaving that happened to run.
+ * Every 4-byte granule has a shadow: the last plain write, the last atomics
+ * of two threads and up to WS_NREADS plain reads since, each as (stamp,
+ * block, barrier generation, thread, the thread's warp clock, the releases
+ * made before it, pc, flags, the bytes of the granule it touched). Two
+ * accesses conflict when they touch a common byte, one writes and not both
+ * are atomic; they are ordered when made by the same thread, or in one
+ * block with a __syncthreads between them (generation), or in one warp when
+ * the later lane's warp vector clock has seen the earlier lane's clock
+ * (__syncwarp joins clocks), or through a release the later thread acquired
+ * (sync.c). Blocks of one launch are concurrent even though warpsim runs
+ * them one after another; launches are ordered (the stamp). Atomics never
+ * clear the plain records, so a plain access meets the atomics of other
+ * threads whichever ran first. This decides races from the order the
+ * program promises, not from the interleaving that happened to run.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -36,11 +42,19 @@
 typedef struct rec {
     uint32_t stamp;               /* launch (global) or block run (shared); 0 none */
     uint32_t block, gen, clk, pc;
-    uint16_t tid, flags;
+    uint32_t rel;                 /* releases made before it (sync.c) */
+    uint16_t tid;
+    uint8_t flags;
+    uint8_t bytes;                /* which bytes of the granule it touched */
 } rec;
 
+/* The last plain write, the last atomics of up to two threads, and up to
+ * WS_NREADS plain reads since the write. Atomics never replace or clear the
+ * plain records: a plain access conflicts with atomics of other threads
+ * whatever order they ran in. */
 typedef struct gran {
     rec w;
+    rec a[2];
     rec r[WS_NREADS];
 } gran;
 
@@ -50,7 +64,21 @@ typedef struct alloc {
     int freed;                    /* 1 freed, 2 freed and its pages reused */
 } alloc;
 
-uintptr_t ws_shared_lo, ws_shared_len, ws_arena_lo, ws_arena_len;
+uintptr_t ws_shared_lo, ws_shared_len, ws_shared_used, ws_arena_lo, ws_arena_len;
+
+/* A red zone after the program's __shared__ variables: libwarpsim is linked
+ * after the program, so its part of the section comes last, and an access
+ * running off the last variable lands here (reported) instead of in
+ * whatever follows the section. */
+#define TAIL_BYTES 256
+static char ws_shared_tail[TAIL_BYTES]
+    __attribute__((section("ws_shared"), aligned(16), used));
+
+/* For each byte of the section, the __shared__ variable holding it (its
+ * index + 1 in image.c's table), 0 for a gap or the red zone. */
+static uint16_t *sh_owner;
+static const ws_var *sh_vars;
+static int sh_nvars;
 extern char __start_ws_shared[] __attribute__((weak));
 extern char __stop_ws_shared[] __attribute__((weak));
 
@@ -63,14 +91,32 @@ static size_t arena_size, bump, live_bytes;
 
 void ws_shadow_init(void)
 {
+    int i;
     if (__start_ws_shared && (uintptr_t)__stop_ws_shared > (uintptr_t)__start_ws_shared) {
         ws_shared_lo = (uintptr_t)__start_ws_shared;
         ws_shared_len = (uintptr_t)__stop_ws_shared - ws_shared_lo;
     }
+    ws_shared_used = ws_shared_len;
+    if ((uintptr_t)ws_shared_tail + TAIL_BYTES == ws_shared_lo + ws_shared_len)
+        ws_shared_used = (uintptr_t)ws_shared_tail - ws_shared_lo;
+    if (ws_shared_len) {            /* padding before the section: a red zone too */
+        size_t pad = ws_image_pad_before(ws_shared_lo);
+        ws_shared_lo -= pad;
+        ws_shared_len += pad;
+    }
     sh_shadow = calloc(ws_shared_len / 4 + 1, sizeof *sh_shadow);
-    if (!sh_shadow) {
+    sh_owner = calloc(ws_shared_len + 1, sizeof *sh_owner);
+    if (!sh_shadow || !sh_owner) {
         fprintf(stderr, "warpsim: out of host memory\n");
         exit(2);
+    }
+    sh_vars = ws_image_vars(&sh_nvars);
+    for (i = 0; i < sh_nvars && i < 65535; i++) {
+        uintptr_t a = sh_vars[i].addr, e = a + sh_vars[i].size;
+        if (a < ws_shared_lo)
+            continue;
+        for (; a < e && a < ws_shared_lo + ws_shared_len; a++)
+            sh_owner[a - ws_shared_lo] = (uint16_t)(i + 1);
     }
 }
 
@@ -203,6 +249,39 @@ int ws_is_device(const void *p, size_t bytes)
     return 1;
 }
 
+/* ---- naming memory -------------------------------------------------- */
+
+/* Names the memory at addr: "r[17]" for a shared array, "cudaMalloc#2[17]"
+ * for device memory (element index in units of the access size). */
+const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
+{
+    uintptr_t start;
+    size_t n, unit = size ? size : 1;
+    int a;
+    if (addr - ws_shared_lo < ws_shared_len) {
+        const ws_var *v = ws_image_var_at(addr);
+        if (v) {
+            if (v->size <= unit)
+                snprintf(buf, len, "%s", v->name);
+            else if ((addr - v->addr) % unit == 0)
+                snprintf(buf, len, "%s[%zu]", v->name, (size_t)(addr - v->addr) / unit);
+            else
+                snprintf(buf, len, "%s+%zu", v->name, (size_t)(addr - v->addr));
+            return buf;
+        }
+        snprintf(buf, len, "shared+%zu", (size_t)(addr - ws_shared_lo));
+        return buf;
+    }
+    a = ws_alloc_of(addr, &start, &n);
+    if (a && (addr - start) % unit == 0)
+        snprintf(buf, len, "cudaMalloc#%d[%zu]", a, (size_t)(addr - start) / unit);
+    else if (a)
+        snprintf(buf, len, "cudaMalloc#%d+%zu", a, (size_t)(addr - start));
+    else
+        snprintf(buf, len, "device+%zu", (size_t)(addr - ws_arena_lo));
+    return buf;
+}
+
 /* ---- reports --------------------------------------------------------- */
 
 static const char *verb(int flags)
@@ -293,6 +372,91 @@ static void report_bad_global(const ws_lane *l, uintptr_t addr, size_t size, int
                size, ws_where(pc), a ? "a cudaMalloc allocation" : what);
 }
 
+/* ---- out of bounds of a __shared__ variable --------------------------- */
+
+/*
+ * Which variable each access site uses: a site (the pc and the call it is
+ * in) that touched variable v at least twice and now touches something else
+ * ran off v. A direct-mapped table; a site it forgets is learned again.
+ */
+typedef struct site_var { uintptr_t pc, caller; uint16_t var, hits; } site_var;
+static site_var site_vars[4096];
+
+static void report_bad_shared(const ws_lane *l, uintptr_t addr, size_t size, int flags,
+                              uintptr_t pc, const ws_var *v)
+{
+    char who[160], what[256];
+    size_t unit = size ? size : 1;
+    if (!ws_report_once(WR_MEM, pc, 0x5a, 0))
+        return;
+    if (v && addr >= v->addr + v->size)
+        snprintf(what, sizeof what, "%s[%zu], %zu bytes past the end of %s (%zu bytes)",
+                 v->name, (size_t)(addr - v->addr) / unit,
+                 (size_t)(addr + size - (v->addr + v->size)), v->name, v->size);
+    else if (v && addr < v->addr)
+        snprintf(what, sizeof what, "%s[-%zu], %zu bytes before the start of %s (%zu bytes)",
+                 v->name, (size_t)(v->addr - addr + unit - 1) / unit,
+                 (size_t)(v->addr - addr), v->name, v->size);
+    else if (v)
+        snprintf(what, sizeof what, "bytes of %s (%zu bytes) and past its end", v->name,
+                 v->size);
+    else
+        snprintf(what, sizeof what, "shared+%zu, which belongs to no __shared__ variable",
+                 (size_t)(addr - ws_shared_lo));
+    ws_say("invalid %s of %zu bytes on shared memory: %s at %s touches %s",
+           flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
+           ws_where(pc), what);
+}
+
+/* Whether a shared access at off (size bytes) stays inside one variable,
+ * and the one its site uses; reports it when not. */
+static int shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags,
+                            uintptr_t pc)
+{
+    unsigned v0, v1;
+    uintptr_t caller = l->depth > 0 && l->depth <= WS_MAX_FRAMES ? l->frames[l->depth - 1] : 0;
+    site_var *sv = &site_vars[((pc ^ (caller << 3)) >> 1) & 4095];
+    const ws_var *want;
+    if (!sh_nvars)
+        return 1;
+    v0 = off < ws_shared_len ? sh_owner[off] : 0;
+    v1 = off + size - 1 < ws_shared_len ? sh_owner[off + size - 1] : 0;
+    if (sv->pc != pc || sv->caller != caller) {
+        sv->pc = pc;
+        sv->caller = caller;
+        sv->var = 0;
+        sv->hits = 0;
+    }
+    if (v0 && v0 == v1) {
+        if (!sv->var || (sv->var != v0 && sv->hits < 2)) {
+            sv->var = (uint16_t)v0;
+            sv->hits = 1;
+            return 1;
+        }
+        if (sv->var == v0) {
+            if (sv->hits < 0xffff)
+                sv->hits++;
+            return 1;
+        }
+    }
+    /* In a gap, across two variables, or in another one than the site's. */
+    want = sv->var && sv->hits >= 2 ? &sh_vars[sv->var - 1]
+         : v0 ? &sh_vars[v0 - 1] : v1 ? &sh_vars[v1 - 1] : NULL;
+    if (!want) {                    /* the nearest variable, before or after it */
+        uintptr_t b = off < ws_shared_len ? off : ws_shared_len - 1, a = b;
+        while (b > 0 && !sh_owner[b])
+            b--;
+        while (a + 1 < ws_shared_len && !sh_owner[a])
+            a++;
+        if (sh_owner[b] && (!sh_owner[a] || off - b <= a - off))
+            want = &sh_vars[sh_owner[b] - 1];
+        else if (sh_owner[a])
+            want = &sh_vars[sh_owner[a] - 1];
+    }
+    report_bad_shared(l, ws_shared_lo + off, size, flags, pc, want);
+    return 0;
+}
+
 /* ---- the check ------------------------------------------------------- */
 
 static int conflict(const rec *a, int flags)
@@ -304,11 +468,20 @@ static int conflict(const rec *a, int flags)
 /* Whether access p happens before the running lane's current access. */
 static int ordered(const rec *p, const ws_lane *l)
 {
-    if (p->block != ws.block_id)
-        return 0;
-    if (p->tid == l->tid || p->gen < ws.gen)
-        return 1;
-    return p->tid / 32 == l->warp && l->vc[p->tid % 32] >= p->clk;
+    if (p->block == ws.block_id) {
+        if (p->tid == l->tid || p->gen < ws.gen)
+            return 1;
+        if (p->tid / 32 == l->warp && l->vc[p->tid % 32] >= p->clk)
+            return 1;
+    }
+    return p->rel < l->acq && ws_sync_ordered(p->block, p->tid, p->rel, l);
+}
+
+/* Whether p, a record of this launch or block run, races with the access. */
+static int races(const rec *p, const rec *cur, int flags, const ws_lane *l)
+{
+    return p->stamp == cur->stamp && (p->bytes & cur->bytes) && conflict(p, flags) &&
+           !ordered(p, l);
 }
 
 static gran *global_gran(uintptr_t off)
@@ -339,6 +512,8 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
         return;
     if (shared) {
         off = addr - ws_shared_lo;
+        if (!shared_in_bounds(l, off, size, flags, pc))
+            return;
         end = off + size;
         if (end > ws_shared_len)
             end = ws_shared_len;
@@ -368,27 +543,49 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     cur.gen = ws.gen;
     cur.clk = l->vc[l->lane];
     cur.pc = ws_pc_offset(pc);
+    cur.rel = ws_sync_now();
     cur.tid = (uint16_t)l->tid;
-    cur.flags = (uint16_t)flags;
+    cur.flags = (uint8_t)flags;
 
     for (g = off & ~(uintptr_t)3; g < end; g += 4) {
         gran *s = shared ? &sh_shadow[g >> 2] : global_gran(g);
-        int i, w_valid = s->w.stamp == cur.stamp;
-        if (w_valid) {
-            if (!reported && conflict(&s->w, flags) && !ordered(&s->w, l)) {
-                report_race(&s->w, &cur, addr, size, shared);
+        uintptr_t lo = off > g ? off : g, hi = end < g + 4 ? end : g + 4;
+        int i;
+        cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
+        if (!reported) {
+            const rec *hit = NULL;
+            if (races(&s->w, &cur, flags, l))
+                hit = &s->w;
+            for (i = 0; i < 2 && !hit; i++)
+                if (races(&s->a[i], &cur, flags, l))
+                    hit = &s->a[i];
+            for (i = 0; i < WS_NREADS && !hit && (flags & WS_ACC_WRITE); i++)
+                if (races(&s->r[i], &cur, flags, l))
+                    hit = &s->r[i];
+            if (hit) {
+                report_race(hit, &cur, addr, size, shared);
+                reported = 1;
+            } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur.stamp &&
+                       s->a[0].stamp != cur.stamp && s->a[1].stamp != cur.stamp) {
+                report_uninit(l, addr, size, pc);
                 reported = 1;
             }
-        } else if (shared && (!(flags & WS_ACC_WRITE) || (flags & WS_ACC_ATOMIC))) {
-            if (!reported)
-                report_uninit(l, addr, size, pc);
-            reported = 1;
         }
-        if (!(flags & WS_ACC_WRITE)) {
+        if (flags & WS_ACC_ATOMIC) {
+            int k;                  /* keep the atomics of two threads */
+            if (s->a[0].stamp != cur.stamp || s->a[0].tid == cur.tid)
+                k = 0;
+            else if (s->a[1].stamp != cur.stamp || s->a[1].tid == cur.tid)
+                k = 1;
+            else
+                k = cur.tid & 1;
+            s->a[k] = cur;
+        } else if (!(flags & WS_ACC_WRITE)) {
             int slot = -1;
             for (i = 0; i < WS_NREADS; i++) {
                 rec *r = &s->r[i];
-                if (r->stamp != cur.stamp || ordered(r, l)) {
+                if (r->stamp != cur.stamp ||
+                    ((r->bytes & ~cur.bytes) == 0 && (r->tid == cur.tid || ordered(r, l)))) {
                     r->stamp = 0;
                     if (slot < 0)
                         slot = i;
@@ -398,16 +595,9 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
                 slot = (int)(cur.tid % WS_NREADS);
             s->r[slot] = cur;
         } else {
-            for (i = 0; i < WS_NREADS; i++) {
-                rec *r = &s->r[i];
-                if (r->stamp != cur.stamp)
-                    continue;
-                if (!reported && conflict(r, flags) && !ordered(r, l)) {
-                    report_race(r, &cur, addr, size, shared);
-                    reported = 1;
-                }
-                r->stamp = 0;
-            }
+            for (i = 0; i < WS_NREADS; i++)     /* reads the write covers */
+                if ((s->r[i].bytes & ~cur.bytes) == 0)
+                    s->r[i].stamp = 0;
             s->w = cur;
         }
     }

@@ -5,6 +5,7 @@
  *   sched.c    blocks, lanes, the three scheduling models, hangs
  *   prims.c    warp primitives, __syncthreads, atomics, time
  *   shadow.c   device memory, shadow memory, races, uninitialized reads
+ *   sync.c     release and acquire through __threadfence and atomics
  *   tsan.c     the __tsan_* hooks the compiler's instrumentation calls
  *   image.c    the executable: load address, __shared__ variables, returns
  *   report.c   source lines, variable names, reports, the summary
@@ -119,7 +120,10 @@ typedef struct ws_lane {
     uintptr_t rd1, rd2;           /* the last two addresses it read */
     uint32_t clock_polls;         /* clock64() calls since its last memory access */
     uint64_t sites;               /* collective and barrier sites it called (a Bloom filter) */
-    uint64_t steps;               /* scheduling points in this block */
+    uint64_t steps;               /* scheduling points while the block progressed */
+    uint32_t acq, acq_last;       /* sync.c: what it acquired; the last release it read */
+    uint32_t last_rel;            /* sync.c: its own last release */
+    int fenced;                   /* a __threadfence since its last release */
     uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
     uintptr_t frames[WS_MAX_FRAMES];   /* last: start_block clears what precedes */
 } ws_lane;
@@ -190,6 +194,7 @@ enum {
 };
 
 extern uintptr_t ws_shared_lo, ws_shared_len, ws_arena_lo, ws_arena_len;
+extern uintptr_t ws_shared_used;              /* ws_shared_len less the red zone */
 
 static inline int ws_tracked(uintptr_t p)
 {
@@ -216,8 +221,16 @@ uint32_t ws_pc_offset(uintptr_t pc);
 uintptr_t ws_pc_from_offset(uint32_t off);
 const ws_var *ws_image_vars(int *n);          /* __shared__ variables, by address */
 const ws_var *ws_image_var_at(uintptr_t addr);
+size_t ws_image_pad_before(uintptr_t addr);
 uintptr_t ws_image_func_start(uintptr_t pc);
 int ws_source_return_between(const char *path, int from, int to);
+
+/* ---- order through atomics and fences (sync.c) --------------------- */
+
+uint32_t ws_sync_now(void);
+void ws_sync_fence(ws_lane *l);
+void ws_sync_atomic(ws_lane *l, uintptr_t addr, int wrote);
+int ws_sync_ordered(uint32_t block, uint32_t tid, uint32_t since, const ws_lane *l);
 
 /* ---- reports (report.c) --------------------------------------------- */
 
@@ -232,11 +245,12 @@ void ws_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *ws_where(uintptr_t pc);          /* "file.cu:41" for a pc */
 const char *ws_where_fl(const char *file, int line);
 int ws_where_src(uintptr_t pc, char *path, size_t len, int *line);
-const char *ws_lane_where(const ws_lane *l); /* where a lane is (last point) */
-const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len);
+const char *ws_lane_where(const ws_lane *l); /* sched.c: where a lane is (last point) */
+const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len); /* shadow.c */
 const char *ws_ranges(unsigned mask, char *buf, size_t len);   /* "0-15, 17" */
-const char *ws_who(const ws_lane *l, char *buf, size_t len);
-void ws_summary(void);
+const char *ws_who(const ws_lane *l, char *buf, size_t len); /* sched.c */
+void ws_summary(void);                       /* runtime.c */
 void ws_report_init(void);
+void ws_report_close(void);
 
 #endif /* WS_INTERNAL_H */
