@@ -25,7 +25,7 @@
 #
 # Targets: all (default), emu, check, check-wrong, run, bench, pascal,
 # clean, help. `make emu` builds build/emu/legacy and build/emu/sync for
-# warpsim (and warpsim/build/warpsim, the driver).
+# warpsim (and warpsim/$(WS_B)/warpsim, the driver).
 #
 # Lessons with a harness.cu (the harness convention, include/lesson.h):
 # each program X is harness.cu + X.cu, compiled as two translation units
@@ -232,7 +232,7 @@ $(BUILD) $(EMU_BUILD):
 # warpsim: the library (its own Makefile knows when it is up to date), then
 # each program with gcc against it.
 $(WS_LIB): FORCE
-	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) build/libwarpsim.a
+	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/libwarpsim.a
 
 # Rebuild when the flags change (WS_FLAGS=..., WS_CC=...).
 EMU_STAMP := $(EMU_BUILD)/.flags
@@ -242,7 +242,7 @@ $(shell mkdir -p $(EMU_BUILD); echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' | cm
 endif
 
 $(WS_DRIVER): FORCE
-	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) build/warpsim
+	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/warpsim
 
 ifeq ($(HARNESS),)
 $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
@@ -254,9 +254,9 @@ $(EMU_BUILD)/mine: $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
 	$(Q)$(call ws_build,$(SRC),$@,-I$(CURDIR))
 else
 # $(call ws_harness_build,LESSON FILE,OUTPUT): the same two units for warpsim.
-ws_harness_build = $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) -DLESSON_UNIT -I$(CURDIR) -x c -c $(1) -o $(2).unit.o && \
-    $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x c -c harness.cu -o $(2).harness.o && \
-    $(WS_CC) $(2).unit.o $(2).harness.o $(WS_LIB) -lm -o $(2) && rm -f $(2).unit.o $(2).harness.o
+ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -I$(CURDIR)) && \
+    $(call ws_compile,harness.cu,$(2).harness.o,-DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"') && \
+    $(call ws_link,$(2).unit.o $(2).harness.o,$(2)) && rm -f $(2).unit.o $(2).harness.o
 $(EMU_BUILD)/%: %.cu harness.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.cu + $<")
 	$(Q)$(call ws_harness_build,$<,$@)
