@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# warpsim's corpus (warpsim/corpus/*.cu): small kernels written from the
+# CUDA Programming Guide's rules, each with its expected verdict in its first
+# line, run under every scheduling model by warpsim/corpus/run.sh.
+
+setup_file() {
+    load helper
+    make -s --no-print-directory -C "$REPO/warpsim" corpus >/dev/null
+}
+
+setup() {
+    load helper
+    C=$REPO/warpsim/corpus
+}
+
+@test "the corpus has at least 60 kernels, each with an expected verdict warpsim knows" {
+    local n=0 f v
+    for f in "$C"/*.cu; do
+        v=$(sed -n 's|^// expect: *||p' "$f")
+        echo "$(basename "$f"): '$v'"
+        [[ " race barrier missing shuffle mask uninit oob-shared oob-global hang livelock fpe clean " == *" $v "* ]]
+        n=$((n + 1))
+    done
+    [ "$n" -ge 60 ]
+}
+
+@test "every corpus kernel gets its expected verdict under every model, and nothing else" {
+    run "$C/run.sh" -v
+    echo "$output"
+    assert_success
+    assert_line --regexp '^[0-9]+ of [0-9]+ kernels right under every model$'
+    refute_line --partial WRONG
+}
+
+@test "the corpus covers every verdict, and the legal cases the Programming Guide names" {
+    local v
+    for v in race barrier missing shuffle mask uninit oob-shared oob-global hang livelock fpe clean; do
+        grep -lx "// expect: $v" "$C"/*.cu >/dev/null
+    done
+    for f in clean-exited-syncwarp clean-early-return-syncthreads clean-byte-disjoint \
+             clean-spinlock-fence clean-syncwarp-ordered clean-message-fence; do
+        [ -f "$C/$f.cu" ]
+    done
+}
+
+@test "the runner fails on a wrong verdict and says which" {
+    local tmp
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/corpus" "$tmp/build/corpus"
+    cp "$C/run.sh" "$C/lib.sh" "$tmp/corpus/"
+    sed 's|^// expect: race|// expect: clean|' "$C/race-warp-shared.cu" >"$tmp/corpus/race-warp-shared.cu"
+    cp "$REPO/warpsim/build/corpus/race-warp-shared" "$tmp/build/corpus/"
+    run "$tmp/corpus/run.sh" race-warp-shared
+    rm -rf "$tmp"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^race-warp-shared +clean +race \(WRONG: expected clean\)'
+    assert_line "0 of 1 kernels right under every model"
+}
+
+@test "an integer division by zero is reported by lane, line and kernel, and stops with status 1" {
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/fpe-div-zero"
+        echo "$output"
+        assert_failure 1
+        assert_line --regexp '^warpsim: integer division by zero in kernel kernel: lane 3 of warp 0 \(thread 3, block 0\) at fpe-div-zero\.cu:[0-9]+$'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+    done
+}
+
+@test "an out-of-bounds __shared__ access names the variable, the index, the lane and the line" {
+    run env WARPSIM_MODEL=lockstep "$REPO/warpsim/build/corpus/oob-shared-past-end"
+    echo "$output"
+    assert_line --regexp '^warpsim: invalid write of 4 bytes on shared memory: lane 31 of warp 0 \(thread 31, block 0\) at oob-shared-past-end\.cu:[0-9]+ touches s\[32\], 4 bytes past the end of s \(128 bytes\)$'
+    run env WARPSIM_MODEL=lockstep "$REPO/warpsim/build/corpus/oob-shared-negative"
+    echo "$output"
+    assert_line --regexp '^warpsim: invalid read of 4 bytes on shared memory: lane 0 of warp 0 \(thread 0, block 0\) at oob-shared-negative\.cu:[0-9]+ touches s\[-1\], 4 bytes before the start of s \(128 bytes\)$'
+}
+
+@test "a livelock ends within seconds as a hang with where the lanes loop, exit 3" {
+    local t0=$SECONDS
+    run env WARPSIM_MODEL=its "$REPO/warpsim/build/corpus/livelock-fallback-loop"
+    echo "$output"
+    assert_failure 3
+    assert_line --regexp '^HANG detected: warp 0 of block 0: lanes 0-[0-9]+ loop at livelock-fallback-loop\.cu:[0-9]+.* \(a livelock: thread [0-9]+ took 1048576 steps and goes on; WARPSIM_STEP_LIMIT raises the bound\)$'
+    [ $((SECONDS - t0)) -lt 30 ]
+    run env WARPSIM_STEP_LIMIT=5000 "$REPO/warpsim/build/corpus/livelock-fallback-loop"
+    assert_failure 3
+    assert_line --partial 'took 5000 steps'
+}
+
+@test "run.sh and run-sanitizer.sh explain themselves and reject bad usage" {
+    run "$C/run.sh" --help
+    assert_success
+    assert_line --partial 'corpus/run.sh [--help]'
+    run "$C/run.sh" --bogus
+    assert_failure 2
+    run "$C/run.sh" no-such-kernel
+    assert_failure 2
+    run "$C/run-sanitizer.sh" --help
+    assert_success
+    assert_line --partial 'compute-sanitizer'
+    run "$C/run-sanitizer.sh" --bogus
+    assert_failure 2
+}
+
+@test "every corpus file builds with nvcc too, where nvcc is installed" {
+    command -v nvcc >/dev/null || skip "no nvcc here"
+    local f out
+    out=$(mktemp -d)
+    for f in "$C"/clean-spinlock-fence.cu "$C"/clean-reduce-add.cu; do
+        nvcc -arch=sm_90 -o "$out/prog" "$f"
+    done
+    rm -rf "$out"
+}

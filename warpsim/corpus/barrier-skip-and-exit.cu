@@ -1,0 +1,18 @@
+// expect: barrier
+/*
+ * barrier-skip-and-exit.cu
+ *
+ * Threads 32-63 skip the __syncthreads inside a branch and run on to the
+ * kernel's end without touching memory: they did not exit before it.
+ */
+#include "corpus.h"
+
+__global__ void kernel(int *out, int *in)
+{
+    int t = (int)threadIdx.x;
+    if (t < 32) {
+        __syncthreads();
+        out[t] = t + in[t];
+    }
+}
+CORPUS_RUN { CORPUS_LAUNCH(kernel, 1, 64, out, in); }

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# corpus/run-sanitizer.sh - the corpus on a GPU under compute-sanitizer,
+# beside warpsim: what each tool finds and what it reports falsely.
+#
+#   corpus/run-sanitizer.sh [--help] [--sm N] [--timeout S] [-o DIR] [NAME...]
+#
+# Builds every corpus kernel (or the NAMEs given) with nvcc for compute
+# capability N (default: the GPU's, from nvidia-smi) into DIR (default
+# warpsim/build/corpus-gpu), runs each under compute-sanitizer's racecheck
+# (--racecheck-report all), synccheck and memcheck, each in `timeout S`
+# (default 60; a hang is the timeout, not a tool's finding), and runs the
+# warpsim build of the same file (make -C warpsim corpus; model its) when
+# it is there. Prints one line per kernel: expected verdict, warpsim's,
+# each tool's, then per tool the bugs found (anything reported on a kernel
+# that has a bug) and the false reports (anything reported on a clean one).
+# A kernel whose expected verdict is hang or livelock counts as found by a
+# tool only if the tool reported something before the timeout.
+#
+# Exit status: 0 when it ran, 2 for bad usage or a build that failed, 77
+# when there is no nvcc, no compute-sanitizer or no GPU.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+out_dir=$here/../build/corpus-gpu
+emu_dir=$here/../build/corpus
+sm="" limit=60
+names=()
+
+usage() {
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    -h|--help) usage; exit 0 ;;
+    --sm) shift; sm=${1:-}
+        [[ $sm =~ ^[1-9][0-9]{1,2}$ ]] || { echo "run-sanitizer.sh: --sm needs a compute capability like 90 (try --help)" >&2; exit 2; } ;;
+    --timeout) shift; limit=${1:-}
+        [[ $limit =~ ^[1-9][0-9]{0,3}$ ]] || { echo "run-sanitizer.sh: --timeout needs seconds from 1 to 9999 (try --help)" >&2; exit 2; } ;;
+    -o) shift; out_dir=${1:-}
+        [ -n "$out_dir" ] || { echo "run-sanitizer.sh: -o needs a directory (try --help)" >&2; exit 2; } ;;
+    -*) echo "run-sanitizer.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    *) [ -f "$here/${1%.cu}.cu" ] || { echo "run-sanitizer.sh: no corpus kernel ${1%.cu}" >&2; exit 2; }
+       names+=("${1%.cu}") ;;
+    esac
+    shift
+done
+if [ ${#names[@]} -eq 0 ]; then
+    for f in "$here"/*.cu; do
+        names+=("$(basename "$f" .cu)")
+    done
+fi
+
+command -v nvcc >/dev/null || { echo "run-sanitizer.sh: skipped: no nvcc in PATH"; exit 77; }
+command -v compute-sanitizer >/dev/null || { echo "run-sanitizer.sh: skipped: no compute-sanitizer in PATH"; exit 77; }
+if [ -z "$sm" ]; then
+    sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '.\r ')
+    [ -n "$sm" ] || { echo "run-sanitizer.sh: skipped: no GPU (nvidia-smi found none)"; exit 77; }
+fi
+mkdir -p "$out_dir" || exit 2
+
+# sanitizer_verdict TOOL STATUS OUTPUT: what one tool reported.
+sanitizer_verdict() {
+    local tool=$1 status=$2 out=$3 v=""
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        echo timeout
+        return
+    fi
+    case $tool in
+    racecheck)
+        grep -qE 'Race reported|[Hh]azard' <<<"$out" && v="$v race" ;;
+    synccheck)
+        grep -qE 'Barrier error|Divergent thread' <<<"$out" && v="$v barrier"
+        [ -z "$v" ] && grep -qE 'ERROR SUMMARY: [1-9]' <<<"$out" && v="$v sync-error" ;;
+    memcheck)
+        grep -qE 'Invalid __shared__ (read|write)' <<<"$out" && v="$v oob-shared"
+        grep -qE 'Invalid __global__ (read|write)|Address .* is out of bounds|Invalid __local__' <<<"$out" && v="$v oob-global"
+        [ -z "$v" ] && grep -qE 'ERROR SUMMARY: [1-9]' <<<"$out" && v="$v mem-error" ;;
+    esac
+    if [ -z "$v" ]; then
+        [ "$status" = 0 ] && v=clean || v="exit-$status"
+    fi
+    echo "${v# }"
+}
+
+# reported VERDICT: whether a verdict is a finding (not clean, not a timeout).
+reported() {
+    [ "$1" != clean ] && [ "$1" != timeout ] && [[ $1 != exit-* ]]
+}
+
+tools=(racecheck synccheck memcheck)
+declare -A found false_
+bugs=0 cleans=0
+for t in warpsim "${tools[@]}" any; do
+    found[$t]=0
+    false_[$t]=0
+done
+printf '%-32s %-10s %-16s %-12s %-12s %-14s\n' kernel expected warpsim racecheck synccheck memcheck
+for n in "${names[@]}"; do
+    src=$here/$n.cu
+    want=$(corpus_expect "$src")
+    if ! nvcc -O2 -lineinfo -arch="sm_$sm" -o "$out_dir/$n" "$src" 2>"$out_dir/$n.build.txt"; then
+        echo "run-sanitizer.sh: nvcc could not build $n (see $out_dir/$n.build.txt)" >&2
+        exit 2
+    fi
+    w=-
+    if [ -x "$emu_dir/$n" ]; then
+        o=$(WARPSIM_MODEL=its timeout "$limit" "$emu_dir/$n" 2>&1)
+        w=$(warpsim_verdict $? "$o")
+    fi
+    line=$(printf '%-32s %-10s %-16s' "$n" "$want" "$w")
+    any=0
+    for t in "${tools[@]}"; do
+        case $t in
+        racecheck) args=(--tool racecheck --racecheck-report all) ;;
+        *) args=(--tool "$t") ;;
+        esac
+        o=$(timeout "$limit" compute-sanitizer "${args[@]}" "$out_dir/$n" 2>&1)
+        s=$?
+        printf '%s\n' "$o" >"$out_dir/$n.$t.txt"
+        v=$(sanitizer_verdict "$t" "$s" "$o")
+        line="$line $(printf '%-12s' "$v")"
+        if reported "$v"; then
+            any=1
+            if [ "$want" = clean ]; then
+                false_[$t]=$((false_[$t] + 1))
+            else
+                found[$t]=$((found[$t] + 1))
+            fi
+        fi
+    done
+    if [ "$want" = clean ]; then
+        cleans=$((cleans + 1))
+        [ $any = 1 ] && false_[any]=$((false_[any] + 1))
+        [ "$w" != - ] && [ "$w" != clean ] && false_[warpsim]=$((false_[warpsim] + 1))
+    else
+        bugs=$((bugs + 1))
+        [ $any = 1 ] && found[any]=$((found[any] + 1))
+        [ "$w" != - ] && reported "$w" && found[warpsim]=$((found[warpsim] + 1))
+    fi
+    echo "$line"
+done
+echo
+echo "kernels: $bugs with a bug, $cleans clean (compute capability $sm, nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))"
+for t in warpsim "${tools[@]}" any; do
+    label=$t
+    [ "$t" = any ] && label="racecheck+synccheck+memcheck"
+    printf '%-30s found %3d of %d bugs, %d false reports on %d clean kernels\n' \
+        "$label" "${found[$t]}" "$bugs" "${false_[$t]}" "$cleans"
+done
