@@ -63,3 +63,39 @@ assert_src_check_passes() {
     assert_check_passes "$1" SRC="$BATS_TEST_TMPDIR/mine.cu"
     refute_line --partial 'legacy'
 }
+
+# ---- lessons on the harness (harness.cu + device-only lesson files) -------
+
+# assert_device_only NAME: legacy.cu and sync.cu of lessons/NAME include
+# lesson.h and hold device code only: no main, no host calls, no jitter.
+assert_device_only() {
+    local f
+    for f in legacy.cu sync.cu; do
+        run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$REPO/lessons/$1/$f"
+        echo "$f: $output"
+        assert_failure 1
+        grep -q '^#include "lesson.h"' "$REPO/lessons/$1/$f" || fail "$f does not include lesson.h"
+    done
+}
+
+# assert_wrong_fixes_rejected NAME: lessons/NAME/wrong/ holds at least five
+# wrong fixes, each with its /* wrong: ... */ first line, and make
+# check-wrong on warpsim rejects every one within 60 s, with the line that
+# locates the problem.
+assert_wrong_fixes_rejected() {
+    local dir=$REPO/lessons/$1 n f
+    n=$(find "$dir/wrong" -name '*.cu' | wc -l)
+    [ "$n" -ge 5 ] || fail "only $n wrong fixes in $dir/wrong"
+    for f in "$dir"/wrong/*.cu; do
+        head -n 1 "$f" | grep -qE '^/\* wrong: .+ \*/$' || fail "$f: no /* wrong: ... */ first line"
+    done
+    run make --no-print-directory -C "$dir" check-wrong EMU=1
+    echo "$output"
+    assert_success
+    assert_line "1..$n"
+    assert_line "$n passed, 0 failed"
+    refute_line --regexp '^not ok'
+    # each within the bound, its ok line followed by the locating line
+    assert_equal "$(grep -cE '^ok [0-9]+ - wrong/.* rejected in ([0-9]|[1-5][0-9])s ' <<<"$output")" "$n"
+    assert_equal "$(grep -A1 '^ok ' <<<"$output" | grep -cE '^# .')" "$n"
+}

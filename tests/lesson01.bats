@@ -74,12 +74,7 @@ setup() {
 # ---- the harness: lesson files hold device code only ----------------------
 
 @test "legacy.cu and sync.cu hold device code only: no main, no host calls, no jitter" {
-    for f in legacy.cu sync.cu; do
-        run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$L/$f"
-        echo "$f: $output"
-        assert_failure 1
-        grep -q '^#include "lesson.h"' "$L/$f" || fail "$f does not include lesson.h"
-    done
+    assert_device_only 01-shfl-reduction
 }
 
 @test "on warpsim the legacy tree is wrong under its with -j 200 and right under lockstep" {
@@ -125,22 +120,7 @@ setup() {
 }
 
 @test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
-    local n
-    n=$(ls "$L"/wrong/*.cu | wc -l)
-    [ "$n" -ge 5 ] || fail "only $n wrong fixes"
-    for f in "$L"/wrong/*.cu; do
-        head -n 1 "$f" | grep -qE '^/\* wrong: .+ \*/$' || fail "$f: no /* wrong: ... */ first line"
-    done
-    run make --no-print-directory -C "$L" check-wrong EMU=1
-    echo "$output"
-    assert_success
-    assert_line "1..$n"
-    assert_line "$n passed, 0 failed"
-    refute_line --regexp '^not ok'
-    # each rejected within the 60 s bound, its ok line followed by the
-    # line that locates the problem
-    assert_equal "$(grep -cE '^ok [0-9]+ - wrong/.* rejected in ([0-9]|[1-5][0-9])s ' <<<"$output")" "$n"
-    assert_equal "$(grep -A1 '^ok ' <<<"$output" | grep -cE '^# .')" "$n"
+    assert_wrong_fixes_rejected 01-shfl-reduction
 }
 
 @test "a check of a file whose kernel never ends ends within 60 s on warpsim" {
