@@ -466,7 +466,7 @@ static int conflict(const rec *a, int flags)
 }
 
 /* Whether access p happens before the running lane's current access. */
-static int ordered(const rec *p, const ws_lane *l)
+static inline __attribute__((always_inline)) int ordered(const rec *p, const ws_lane *l)
 {
     if (p->block == ws.block_id) {
         if (p->tid == l->tid || p->gen < ws.gen)
@@ -474,11 +474,13 @@ static int ordered(const rec *p, const ws_lane *l)
         if (p->tid / 32 == l->warp && l->vc[p->tid % 32] >= p->clk)
             return 1;
     }
-    return p->rel < l->acq && ws_sync_ordered(p->block, p->tid, p->rel, l);
+    return __builtin_expect(p->rel < l->acq, 0) &&
+           ws_sync_ordered(p->block, p->tid, p->rel, l);
 }
 
 /* Whether p, a record of this launch or block run, races with the access. */
-static int races(const rec *p, const rec *cur, int flags, const ws_lane *l)
+static inline __attribute__((always_inline)) int
+races(const rec *p, const rec *cur, int flags, const ws_lane *l)
 {
     return p->stamp == cur->stamp && (p->bytes & cur->bytes) && conflict(p, flags) &&
            !ordered(p, l);
