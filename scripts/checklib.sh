@@ -18,6 +18,7 @@
 #                           `VERIFY PROG ARGS`, and only VERIFY's verdict counts
 #   --timeout SECONDS       bound on every run (default: 20 on warpsim, 60 on
 #                           the GPU; with --only-sync 15 and 30)
+# DEMO (environment): the demonstrations to run, see demo_select.
 # It sets SYNC, LEGACY, TARGET, ONLY_SYNC, SYNC_NAME and PRE_VOLTA (1 when
 # the programs run the pre-Volta code path: compute_60, `make pascal`) for
 # check.sh. check_limit SECONDS changes the bound for the runs that follow.
@@ -162,6 +163,31 @@ target_name() {
     else
         printf 'CPU emulator (warpsim)'
     fi
+}
+
+# demo_select NAME...: the lesson's demonstrations, in order. Sets the
+# array DEMO_SELECTED to those that DEMO names (by number from 1 or by
+# name, e.g. `make check DEMO="1 shfl"`), all of them when DEMO is empty;
+# an unknown one stops the check with one line and exit 2.
+DEMO_SELECTED=()
+demo_select() {
+    local d i found
+    DEMO_SELECTED=()
+    if [ -z "${DEMO:-}" ]; then
+        DEMO_SELECTED=("$@")
+        return
+    fi
+    for d in $DEMO; do
+        found=
+        for ((i = 1; i <= $#; i++)); do
+            if [ "$d" = "$i" ] || [ "$d" = "${!i}" ]; then found=${!i}; fi
+        done
+        if [ -z "$found" ]; then
+            printf '%s: DEMO: no demonstration %s (1-%d or %s)\n' "$0" "$d" "$#" "$*" >&2
+            exit 2
+        fi
+        DEMO_SELECTED+=("$found")
+    done
 }
 
 # check_limit SECONDS: the bound on each run from here on.

@@ -236,3 +236,14 @@ setup() {
     assert_line --regexp '^ok 1 - mine.cu: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
     refute_line --regexp '^(not )?ok [0-9]+ - (sync|legacy)'
 }
+
+@test "DEMO= picks demonstrations by number or name; an unknown one is one line and exit 2" {
+    DEMO=2 run "$CHECK01" --target emu --sync "$FIXTURES/emu-clean.sh" --legacy "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^ok [0-9]+ - legacy: shfl \(mask-less __shfl_down\) gives wrong warp sums'
+    refute_line --partial 'legacy: tree'
+    DEMO=bogus run --separate-stderr "$CHECK01" --target emu --sync "$FIXTURES/emu-clean.sh" --legacy "$FIXTURES/emu-legacy.sh"
+    assert_failure 2
+    assert_equal "$stderr" "$CHECK01: DEMO: no demonstration bogus (1-2 or tree shfl)"
+}

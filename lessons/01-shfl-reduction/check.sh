@@ -27,6 +27,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/checklib.sh
 . "$here/../../scripts/checklib.sh"
 check_begin "$@"
+# The legacy demonstrations: DEMO="tree", DEMO="2" or DEMO="tree shfl".
+demo_select tree shfl
 
 if [ "$TARGET" = gpu ]; then
     big=3000017          # a few million, not a multiple of 32 or of a block
@@ -58,23 +60,31 @@ for variant in 1 2; do
 done
 
 if [ "$ONLY_SYNC" = 0 ]; then
-    observe "legacy: tree n=$legacy_n jitter=0ns" "$LEGACY" -k 1 -n "$legacy_n"
-    expect_its_bug "legacy: tree" "gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
-        "$LEGACY" -k 1 -n "$legacy_n" -j "$jitter"
-    observe "legacy: shfl n=$legacy_n jitter=0ns" "$LEGACY" -k 2 -n "$legacy_n"
-    expect_its_bug "legacy: shfl" "(mask-less __shfl_down) gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
-        "$LEGACY" -k 2 -n "$legacy_n" -j "$jitter"
+    for demo in "${DEMO_SELECTED[@]}"; do
+        case "$demo" in
+            tree) variant=1 bug="gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" ;;
+            shfl) variant=2 bug="(mask-less __shfl_down) gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" ;;
+        esac
+        observe "legacy: $demo n=$legacy_n jitter=0ns" "$LEGACY" -k "$variant" -n "$legacy_n"
+        expect_its_bug "legacy: $demo" "$bug" "$LEGACY" -k "$variant" -n "$legacy_n" -j "$jitter"
+    done
 fi
 
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
-    for variant in 1 2; do
+    for demo in "${DEMO_SELECTED[@]}"; do
+        variant=1
+        [ "$demo" = tree ] || variant=2
         emulate lockstep right "legacy: variant $variant right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter" \
             "$LEGACY" -k "$variant" -n "$legacy_n" -j "$jitter"
     done
-    emulate all race "legacy: tree: warpsim reports the intra-warp race under every model" \
-        "$LEGACY" -k 1 -n 2048
-    emulate "its random" primitive "legacy: shfl: warpsim reports shuffles from lanes outside __activemask() once odd lanes sleep" \
-        "$LEGACY" -k 2 -n 2048 -j "$jitter"
+    for demo in "${DEMO_SELECTED[@]}"; do
+        case "$demo" in
+            tree) emulate all race "legacy: tree: warpsim reports the intra-warp race under every model" \
+                      "$LEGACY" -k 1 -n 2048 ;;
+            shfl) emulate "its random" primitive "legacy: shfl: warpsim reports shuffles from lanes outside __activemask() once odd lanes sleep" \
+                      "$LEGACY" -k 2 -n 2048 -j "$jitter" ;;
+        esac
+    done
 fi
 
 if [ "$TARGET" = gpu ]; then
