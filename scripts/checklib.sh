@@ -190,6 +190,14 @@ demo_select() {
     done
 }
 
+# by_target GPU_VALUE EMU_VALUE: the value for where the check runs: sizes
+# for the GPU (millions of elements, so that a bad interleaving is likely)
+# and for warpsim (thousands: every access is emulated, and its models find
+# the bug in a few warps).
+by_target() {
+    if [ "$TARGET" = gpu ]; then printf '%s\n' "$1"; else printf '%s\n' "$2"; fi
+}
+
 # check_limit SECONDS: the bound on each run from here on.
 check_limit() {
     CHECK_TIMEOUT=$1

@@ -30,15 +30,9 @@ check_begin "$@"
 # The legacy demonstrations: DEMO="tree", DEMO="2" or DEMO="tree shfl".
 demo_select tree shfl
 
-if [ "$TARGET" = gpu ]; then
-    big=3000017          # a few million, not a multiple of 32 or of a block
-    legacy_n=2M          # 65,536 warps
-    jitter=200
-else
-    big=8195
-    legacy_n=8192
-    jitter=200
-fi
+big=$(by_target 3000017 8195)      # not a multiple of 32 or of a block
+legacy_n=$(by_target 2M 8192)      # 65,536 warps on the GPU
+jitter=200
 
 for variant in 1 2; do
     seed=1
