@@ -62,6 +62,18 @@ CSV
     done
 }
 
+@test "the benchmark rejects bad arguments with one line and exit 2, before touching a GPU" {
+    need_nvcc
+    for args in "-n 1000" "-n 4096 -l 3" "-l 9" "-r 0" "-V 2" "--bogus"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$L/build/bench" $args
+        echo "args: $args -> $stderr"
+        assert_failure 2
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" '^bench: '
+    done
+}
+
 @test "on warpsim every variant of sync matches the CPU under every model, and nothing is reported" {
     for model in lockstep its random; do
         for k in inclusive exclusive block compact ballot device; do

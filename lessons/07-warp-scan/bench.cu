@@ -506,6 +506,8 @@ int main(int argc, char **argv)
     long long sizes[8], i, sweep_n = 0;
 
     lesson_parse(argc, argv, &program);
+    if ((n >> (2 * (levels - 1))) < 1024)
+        lesson_fail(LESSON_USAGE, "-l %lld levels from -n %lld go below 1024 ints", levels, n);
     CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
     if (prop.major < 7)
         lesson_fail(LESSON_USAGE, "the benchmark needs compute capability 7.0 or newer");
