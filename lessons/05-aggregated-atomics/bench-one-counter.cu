@@ -12,10 +12,10 @@
  *   plain       out[atomicAdd(count, 1)] = i
  *   ballot      __ballot_sync of the keeping lanes before the branch, one
  *               atomicAdd by the lowest of them, __shfl_sync of the base
- *   activemask  __activemask() inside the branch (sync.cu, variant 1)
+ *   activemask  __activemask() inside the branch (sync.cu, variant 2)
  *   match       __match_any_sync(__activemask(), count): the blog's
  *               atomicAggInc with every lane's pointer the same
- *   cg          cg::coalesced_threads() (cg.cu, variant 1)
+ *   cg          cg::coalesced_threads() (cg.cu, variant 2)
  * The kernels are extern "C" so that `cuobjdump -sass` shows them by name:
  * bench.sh counts their atomic instructions (nvcc aggregates `plain` itself).
  *
