@@ -44,6 +44,19 @@
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 LESSON := $(notdir $(CURDIR))
+
+# Settings that are either 1 or unset, and SRC, checked before anything else.
+ifneq ($(filter-out 1,$(EMU)),)
+  $(error $(LESSON): EMU=$(EMU): EMU is 1 (use warpsim) or unset)
+endif
+ifneq ($(filter-out 1,$(PASCAL)),)
+  $(error $(LESSON): PASCAL=$(PASCAL): PASCAL is 1 (compute_60 PTX) or unset)
+endif
+ifneq ($(SRC),)
+  ifeq ($(shell test -f '$(SRC)' && echo yes),)
+    $(error $(LESSON): SRC=$(SRC): no such file (give a .cu file, relative to the lesson folder or absolute))
+  endif
+endif
 BUILD := $(if $(filter 1,$(PASCAL)),build/pascal,build)
 
 PROGRAMS ?= legacy sync

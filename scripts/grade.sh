@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # grade.sh LESSON_DIR...: lab grading. Checks each lesson's learner file
-# (GRADE_FILE, default mine.cu, in the lesson folder) against the
+# (GRADE_FILE, default mine.cu, in the lesson folder; or an absolute path,
+# the same file for every lesson) against the
 # expectations sync.cu meets, with `make check SRC=...`: on the GPU when
 # there is one, and then on warpsim too (lab mode: both must pass), else on
 # warpsim alone. A lesson is worth 10 points, scaled by the share of
@@ -52,17 +53,18 @@ record() {
 for dir in "$@"; do
     name=$(basename "$dir")
     max=$((max + 10))
-    if [ ! -f "$dir/$file" ]; then
+    case "$file" in /*) src=$file ;; *) src=$dir/$file ;; esac
+    if [ ! -f "$src" ]; then
         line=$(printf '%-24s  0/10  (no %s: copy legacy.cu to %s and fix it)' "$name" "$file" "$file")
         printf '%s\n' "$line"
         record "$name" 0 "no $file: copy legacy.cu to $file and fix it"
         continue
     fi
-    "$make" --no-print-directory -s -C "$dir" check SRC="$file" >"$log" 2>&1
+    "$make" --no-print-directory -s -C "$dir" check SRC="$src" >"$log" 2>&1
     rc=$?
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
     where=$(grep -m 1 '^# locate: ' "$log" | sed 's/^# locate: //')
-    sides=$(grep -E "^# $file on (the GPU|warpsim): " "$log" | sed 's/^# //')
+    sides=$(grep -E "^# $(basename "$file") on (the GPU|warpsim): " "$log" | sed 's/^# //')
     if grep -q '^skipped: ' "$log"; then
         printf '%-24s  -     (not graded: %s)\n' "$name" "$(sed -n 's/^skipped: //p' "$log" | tail -n 1)"
         max=$((max - 10))

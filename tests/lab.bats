@@ -70,3 +70,11 @@ print("ok")' "$out/results.json"
     assert_line --regexp '^01-shfl-reduction: ok \([0-9]+ passed, 0 failed\)$'
     assert_line --regexp '^02-ballot-mask: skipped \(02-ballot-mask has no wrong fixes'
 }
+
+@test "make grade takes GRADE_FILE as an absolute path too" {
+    cp "$REPO/lessons/01-shfl-reduction/sync.cu" "$BATS_TEST_TMPDIR/fix.cu"
+    GRADE_FILE=$BATS_TEST_TMPDIR/fix.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^01-shfl-reduction +10/10 '
+}

@@ -132,3 +132,14 @@ setup() {
     assert_line --regexp '^# locate: it never ended: stopped after [0-9]+s in kernel block_sum<<<'
     assert_line --regexp '^# [0-9]+ more runs not run after a program hung or crashed'
 }
+
+@test "SRC= that is no file, and EMU= or PASCAL= other than 1, are one line and exit 2" {
+    for args in "SRC=does-not-exist.cu" "SRC=/tmp" "EMU=2" "EMU=abc" "PASCAL=2"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr make --no-print-directory -C "$L" check $args
+        echo "$args -> $stderr"
+        assert_failure 2
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" "01-shfl-reduction: ${args%%=*}="
+    done
+}
