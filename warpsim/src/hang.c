@@ -235,7 +235,7 @@ void ws_hang(int kind)
                (unsigned long long)ws_cfg.step_limit);
     else
         printf("HANG detected: %s (no progress in %llu steps)\n", head,
-               (unsigned long long)ws.idle_steps);
+               (unsigned long long)ws_cfg.spin_limit);
     fflush(stdout);
     fprintf(stderr, "warpsim: hang in %s (launched at %s:%d), block %u, model %s; "
             "the warps with live threads:\n", ws.kernel, ws.kfile, ws.kline,
