@@ -113,3 +113,24 @@ setup() {
     done
     rm -rf "$out"
 }
+
+@test "verdicts on atomics and locks do not depend on the interleaving: ten seeds and every its order" {
+    . "$C/lib.sh"
+    local n s out got want
+    for n in race-read-then-own-atomic race-shared-atomic-vs-plain race-plain-write-vs-atomic \
+             race-lock-without-lock clean-spinlock-fence clean-message-fence clean-byte-disjoint; do
+        want=$(corpus_expect "$C/$n.cu")
+        for s in 1 2 3 4 5 6 7 8 9 10; do
+            out=$(WARPSIM_MODEL=random WARPSIM_SEED=$s "$REPO/warpsim/build/corpus/$n" 2>&1)
+            got=$(warpsim_verdict $? "$out")
+            echo "$n seed $s: $got"
+            [ "$got" = "$want" ]
+        done
+        for s in forward reverse alternate; do
+            out=$(WARPSIM_MODEL=its WARPSIM_ORDER=$s "$REPO/warpsim/build/corpus/$n" 2>&1)
+            got=$(warpsim_verdict $? "$out")
+            echo "$n order $s: $got"
+            [ "$got" = "$want" ]
+        done
+    done
+}
