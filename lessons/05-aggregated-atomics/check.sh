@@ -64,9 +64,9 @@ right_or_reported() {
         [ -z "${CHECK_DEAD[$bin]+x}" ] || return 0
         run_bounded "$bin" -k "$variant" "$@"
         case "$RUN_RC" in
-            0) diag "$name: $what: right ($(result_of)); reported, not judged: see $investigation" ;;
-            1) diag "$name: $what: $(result_of); correct code, not judged on a GPU: CUDA 13.0's ptxas can lose slots here, see $investigation" ;;
-            *) diag "$name: $what: exit status $RUN_RC ($(describe_rc "$RUN_RC")); see $investigation" ;;
+            0) diag "$name: variant $variant (opportunistic) $what: right ($(result_of)); reported, not judged: see $investigation" ;;
+            1) diag "$name: variant $variant (opportunistic) $what: $(result_of); correct code, not judged on a GPU: CUDA 13.0's ptxas can lose slots here, see $investigation" ;;
+            *) diag "$name: variant $variant (opportunistic) $what: exit status $RUN_RC ($(describe_rc "$RUN_RC")); see $investigation" ;;
         esac
         return 0
     fi
