@@ -196,7 +196,8 @@ void ws_launch_replay(void);
 #define WS_LAUNCH(kernel, blocks, threads, shared_bytes, ...)                  \
     do {                                                                       \
         _Static_assert(WS_ARG_BYTES(__VA_ARGS__) <= WS_LAUNCH_STACK_BYTES,     \
-                       "warpsim: a launch passes at most 256 bytes of arguments"); \
+                       "warpsim: a launch passes 1 to 16 arguments, "          \
+                       "of at most 256 bytes");                                \
         ws_launch_kernel((void (*)(void))(kernel));                            \
         ((__typeof__(*(kernel)) *)ws_launch_capture)(__VA_ARGS__);             \
         ws_launch(ws_launch_replay, WS_DIM3(blocks), WS_DIM3(threads),         \
