@@ -7,8 +7,9 @@
 # Builds every corpus kernel (or the NAMEs given) with nvcc for compute
 # capability N (default: the GPU's, from nvidia-smi) into DIR (default
 # warpsim/build/corpus-gpu), runs each under compute-sanitizer's racecheck
-# (--racecheck-report all), synccheck and memcheck, each in `timeout S`
-# (default 60; a hang is the timeout, not a tool's finding), and runs the
+# (--racecheck-report all), synccheck and memcheck, at the same time, each
+# in `timeout S` (default 20; a hang is the timeout, not a tool's finding;
+# each tool's output is kept in DIR/NAME.TOOL.txt), and runs the
 # warpsim build of the same file (make -C warpsim corpus; model its) when
 # it is there. Prints one line per kernel: expected verdict, warpsim's,
 # each tool's, then per tool the bugs found (anything reported on a kernel
@@ -23,11 +24,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 out_dir=$here/../build/corpus-gpu
 emu_dir=$here/../build/corpus
-sm="" limit=60
+sm="" limit=20
 names=()
 
 usage() {
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -88,6 +89,17 @@ reported() {
     [ "$1" != clean ] && [ "$1" != timeout ] && [[ $1 != exit-* ]]
 }
 
+# Build everything first, as many at once as there are CPUs.
+jobs=$(nproc 2>/dev/null || echo 4)
+# shellcheck disable=SC2016
+printf '%s\n' "${names[@]}" |
+    xargs -P "$jobs" -I{} sh -c 'nvcc -O2 -lineinfo -arch="sm_$1" -o "$2/$3" "$4/$3.cu" 2>"$2/$3.build.txt" || echo "$3"' \
+        sh "$sm" "$out_dir" {} "$here" >"$out_dir/build-failures.txt"
+if [ -s "$out_dir/build-failures.txt" ]; then
+    echo "run-sanitizer.sh: nvcc could not build: $(tr '\n' ' ' <"$out_dir/build-failures.txt")(see $out_dir/NAME.build.txt)" >&2
+    exit 2
+fi
+
 tools=(racecheck synccheck memcheck)
 declare -A found false_
 bugs=0 cleans=0
@@ -99,10 +111,6 @@ printf '%-32s %-10s %-16s %-12s %-12s %-14s\n' kernel expected warpsim racecheck
 for n in "${names[@]}"; do
     src=$here/$n.cu
     want=$(corpus_expect "$src")
-    if ! nvcc -O2 -lineinfo -arch="sm_$sm" -o "$out_dir/$n" "$src" 2>"$out_dir/$n.build.txt"; then
-        echo "run-sanitizer.sh: nvcc could not build $n (see $out_dir/$n.build.txt)" >&2
-        exit 2
-    fi
     w=-
     if [ -x "$emu_dir/$n" ]; then
         o=$(WARPSIM_MODEL=its timeout "$limit" "$emu_dir/$n" 2>&1)
@@ -110,14 +118,18 @@ for n in "${names[@]}"; do
     fi
     line=$(printf '%-32s %-10s %-16s' "$n" "$want" "$w")
     any=0
-    for t in "${tools[@]}"; do
+    for t in "${tools[@]}"; do          # the three tools at once
         case $t in
         racecheck) args=(--tool racecheck --racecheck-report all) ;;
         *) args=(--tool "$t") ;;
         esac
-        o=$(timeout "$limit" compute-sanitizer "${args[@]}" "$out_dir/$n" 2>&1)
-        s=$?
-        printf '%s\n' "$o" >"$out_dir/$n.$t.txt"
+        { timeout "$limit" compute-sanitizer "${args[@]}" "$out_dir/$n" >"$out_dir/$n.$t.txt" 2>&1
+          echo $? >"$out_dir/$n.$t.status"; } &
+    done
+    wait
+    for t in "${tools[@]}"; do
+        o=$(cat "$out_dir/$n.$t.txt")
+        s=$(cat "$out_dir/$n.$t.status")
         v=$(sanitizer_verdict "$t" "$s" "$o")
         line="$line $(printf '%-12s' "$v")"
         if reported "$v"; then
