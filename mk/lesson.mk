@@ -335,14 +335,20 @@ else
 	test $$bad -eq 0
 endif
 
-# On warpsim, RUN_ARGS are sized for a GPU: a later -n 64K (the last -n
-# wins) keeps the run to a second or so; ARGS=... overrides both.
-RUN_DIR := $(if $(filter 1,$(EMU)),$(EMU_BUILD),$(BUILD))
-RUN_LINE := $(or $(ARGS),$(RUN_ARGS)$(if $(filter 1,$(EMU)), -n 64K))
-run: $(RUN_DIR)/sync $(RUN_DIR)/legacy $(if $(filter 1,$(EMU)),$(WS_DRIVER))
-	@for p in $(RUN_DIR)/legacy $(RUN_DIR)/sync; do \
-	    echo "\$$ $$p $(RUN_LINE)"; $$p $(RUN_LINE); echo; \
-	done
+# `make run` runs where `make check` does: on warpsim with EMU=1 or without
+# a GPU. RUN_ARGS are sized for a GPU: on warpsim their -n becomes 64K,
+# which keeps the run to a second or so; ARGS=... overrides both. A program
+# that rejects its arguments (exit 2) fails `make run`; a wrong result
+# (legacy code) does not.
+RUN_EMU := $(filter emu,$(CHECK_TARGET))
+RUN_DIR := $(if $(RUN_EMU),$(EMU_BUILD),$(BUILD))
+RUN_ARGS_EMU := $(strip $(shell printf ' %s ' '$(RUN_ARGS)' | sed 's/ -n [^ ]*/ /g') -n 64K)
+RUN_LINE := $(or $(ARGS),$(if $(RUN_EMU),$(RUN_ARGS_EMU),$(RUN_ARGS)))
+run: $(RUN_DIR)/sync $(RUN_DIR)/legacy $(if $(RUN_EMU),$(WS_DRIVER))
+	@rc=0; for p in $(RUN_DIR)/legacy $(RUN_DIR)/sync; do \
+	    echo "\$$ $$p $(RUN_LINE)"; s=0; $$p $(RUN_LINE) || s=$$?; echo; \
+	    [ $$s -ne 2 ] || rc=2; \
+	done; exit $$rc
 
 bench: $(GPU_BINS)
 ifneq ($(PRE_VOLTA_BUILD),)
@@ -377,7 +383,7 @@ help:
 	@echo "          SRC=mine.cu checks your own file against the sync expectations"
 	@echo "  check-wrong  check every wrong fix in wrong/: each must be rejected"
 	@echo "  run     run legacy and sync with ARGS (default: $(RUN_ARGS));"
-	@echo "          EMU=1 on warpsim (default: $(RUN_ARGS) -n 64K)"
+	@echo "          on warpsim with EMU=1 or without a GPU (default: $(RUN_ARGS_EMU))"
 	@echo "  bench   run the lesson's benchmark, if it has one"
 	@echo "  pascal  build compute_60 PTX with CUDA 11.8 or 12.x into build/pascal/ and,"
 	@echo "          with a GPU, check it: the pre-Volta paths, JIT-compiled by the driver"

@@ -143,3 +143,14 @@ setup() {
         assert_regex "$stderr" "01-shfl-reduction: ${args%%=*}="
     done
 }
+
+@test "make run runs on warpsim without a GPU, with one -n, and fails on bad arguments" {
+    have_gpu && skip "a GPU is here: make run uses it"
+    run make --no-print-directory -C "$L" run
+    echo "$output"
+    assert_success
+    assert_line '$ build/emu/legacy -j 200 -n 64K'
+    assert_line --regexp '^result: ok \(0 of 2048 warps wrong'
+    run make --no-print-directory -C "$L" run ARGS="-n abc"
+    assert_failure 2
+}
