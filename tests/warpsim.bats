@@ -74,7 +74,8 @@ $out"
 
 @test "the driver rejects bad options with one line and exit 2" {
     for args in "--model moon" "--seed abc" "--seed -1" "--order sideways" \
-                "--error-exitcode 300" "--memory 0" "--spin-limit 10" "--bogus" "--model"; do
+                "--error-exitcode 300" "--memory 0" "--spin-limit 10" "--step-limit 5" \
+                "--step-limit=x" "--bogus" "--model"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$W" $args "$SYNC"
         echo "args: $args -> $stderr"
@@ -90,7 +91,7 @@ $out"
 @test "a program built for warpsim rejects bad WARPSIM_ settings with one line and exit 2" {
     for setting in WARPSIM_MODEL=moon WARPSIM_SEED=abc WARPSIM_SEED=-3 WARPSIM_ORDER=up \
                    WARPSIM_MEMORY=0 WARPSIM_MEMORY=2X WARPSIM_ERROR_EXITCODE=256 \
-                   WARPSIM_SPIN_LIMIT=5; do
+                   WARPSIM_SPIN_LIMIT=5 WARPSIM_STEP_LIMIT=99 WARPSIM_STEP_LIMIT=1Q; do
         run --separate-stderr env "$setting" "$SYNC" -n 64
         echo "$setting -> $stderr"
         assert_failure 2
