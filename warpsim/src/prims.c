@@ -60,7 +60,8 @@ static int may_return_between(uintptr_t from, uintptr_t at)
     unsigned h = (unsigned)((from * 31 + at) >> 2) & 255;
     char pa[256], pb[256];
     int la, lb, v;
-    if (cache[h].at == at && cache[h].from == from && at)
+    uintptr_t key = from;
+    if (cache[h].at == at && cache[h].from == key && at)
         return cache[h].v;
     if (!from)
         from = ws_image_func_start(at) + 1;      /* the kernel's first line */
@@ -69,7 +70,7 @@ static int may_return_between(uintptr_t from, uintptr_t at)
         v = 1;
     else
         v = ws_source_return_between(pa, la, lb) != 0;
-    cache[h].from = from;
+    cache[h].from = key;
     cache[h].at = at;
     cache[h].v = v;
     return v;
