@@ -78,16 +78,19 @@ yaml_str() {
     printf '"%s"' "${s//\"/\\\"}"
 }
 
-# page SRC.md NAME [pandoc args...]: the site page NAME.html, the handout's
-# page (.print-NAME.html) and its body for the workbook (with ids NAME-...).
+# page SRC.md NAME [pandoc args...]: the site page NAME.html, for a lesson the
+# handout's page (.print-NAME.html), and its body for the workbook (with ids
+# NAME-...).
 page() {
     local src=$1 name=$2; shift 2
     local rel=${src#"$root"/} meta=$out/.meta/$name.yaml
     [ -f "$meta" ] || echo "{}" >"$meta"
     pandoc "${common[@]}" "${site_args[@]}" -M "page=$rel" --metadata-file "$meta" "$@" \
         "$src" -o "$out/$name.html"
-    pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
-        "$src" -o "$out/.print-$name.html"
+    if [[ "$rel" == lessons/* ]]; then   # only lessons have a handout of their own
+        pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
+            "$src" -o "$out/.print-$name.html"
+    fi
     pandoc "${common[@]}" -M "page=$rel" -M "repo-url=$repo_url" \
         -M "workbook=${lessons[*]} ${extra[*]}" --id-prefix="$name-" "$@" \
         "$src" -o "$out/.frag/$name.html"
