@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # check.sh - lesson 02's checker (run it with `make check`).
 #
-# For each demonstration (all five, or those named in DEMO: `make check
+# Every program runs through build/verify (harness.cu built alone), which
+# judges the results the program wrote: nothing in a lesson file can print
+# the verdict. -j NS makes the lanes of a --sleepers pattern (default odd)
+# sleep at each warp primitive and each read of threadIdx (include/lesson.h).
+#
+# For each demonstration (all six, or those named in DEMO: `make check
 # DEMO="1 reconverge"` passes it on):
 # 1. sync.cu matches the CPU for awkward and large n, every count 1..32,
-#    several seeds and block sizes, with and without jitter; the hang
-#    demonstration's watchdog never fires;
+#    several seeds and block sizes, with and without jitter, under every
+#    sleeper pattern; the hang demonstration's watchdog never fires;
 # 2. legacy.cu shows its bug: partial sums and partial votes once the chosen
 #    lanes sleep, wrong sums from partners outside the mask, and a hang that
 #    its own watchdog ends and reports (exit 3) within 10 s; with exited
@@ -14,29 +19,33 @@
 # 3. on a GPU with compute-sanitizer: racecheck (warnings included), synccheck
 #    and memcheck are clean on sync.cu; what synccheck says about each legacy
 #    mask is printed for the record (it misses them).
-# On the pre-Volta path (make pascal: compute_60 code, lanes in lockstep even
-# on a new GPU) the legacy activemask and reconverge must be right, as on
-# Pascal, and sync.cu's hang demonstration must hang: a warp cannot wait for
-# its own lanes there.
+# The detective (6) is the same right code in both files: sync expectations
+# only.
+# On the pre-Volta path (make pascal: compute_60 code, pre-Volta scheduling
+# even on a new GPU) the legacy activemask and reconverge must be right, as
+# on Pascal, and sync.cu's hang demonstration must hang: without independent
+# thread scheduling a warp runs one side of a branch at a time, so lanes
+# spinning for their own warp's other side never let it run.
 # On warpsim, the CPU emulator (no GPU, or EMU=1), step 1 runs under each
 # scheduling model and wants nothing reported, step 2 runs under its, the
 # legacy activemask and reconverge are right under lockstep (the pre-Volta
 # model: "it used to work"), and warpsim reports the shuffles that read lanes
 # outside their mask under every model.
-# `make check SRC=mine.cu` runs the sync expectations (1 and 3) on your file.
+# `make check SRC=mine.cu` runs the sync expectations (1 and 3) on your
+# file, named by its own name; with a GPU, on warpsim too.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/checklib.sh
 . "$here/../../scripts/checklib.sh"
 check_begin "$@"
 
-names=(activemask partners reconverge hang exited)
+names=(activemask partners reconverge hang exited detective)
 demos=()
-for d in ${DEMO:-1 2 3 4 5}; do
+for d in ${DEMO:-1 2 3 4 5 6}; do
     k=
     for i in "${!names[@]}"; do
         if [ "$d" = "$((i + 1))" ] || [ "$d" = "${names[$i]}" ]; then k=$((i + 1)); fi
     done
-    [ -n "$k" ] || { printf '%s: DEMO: no demonstration %s (1-5 or %s)\n' "$0" "$d" "${names[*]}" >&2; exit 2; }
+    [ -n "$k" ] || { printf '%s: DEMO: no demonstration %s (1-6 or %s)\n' "$0" "$d" "${names[*]}" >&2; exit 2; }
     demos+=("$k")
 done
 want() { case " ${demos[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -64,31 +73,31 @@ for k in "${demos[@]}"; do
         for n in 1 31 33 1000 "$big"; do
             for c in 0 32; do
                 for j in 0 "$jitter"; do
-                    expect_right "sync: $(name "$k") n=$n count=$c jitter=${j}ns matches CPU" \
+                    expect_right "$SYNC_NAME: $(name "$k") n=$n count=$c jitter=${j}ns matches CPU" \
                         "$SYNC" -k "$k" -n "$n" -c "$c" -j "$j" -s "$seed"
                 done
             done
             seed=$((seed + 1))
         done
         for c in 1 16 31; do
-            expect_right "sync: $(name "$k") n=5000 count=$c jitter=${jitter}ns matches CPU" \
+            expect_right "$SYNC_NAME: $(name "$k") n=5000 count=$c jitter=${jitter}ns matches CPU" \
                 "$SYNC" -k "$k" -n 5000 -c "$c" -j "$jitter" -s 7
         done
         for threads in 32 1024; do
-            expect_right "sync: $(name "$k") n=5000 threads=$threads count=0 jitter=${jitter}ns matches CPU" \
+            expect_right "$SYNC_NAME: $(name "$k") n=5000 threads=$threads count=0 jitter=${jitter}ns matches CPU" \
                 "$SYNC" -k "$k" -n 5000 -b "$threads" -j "$jitter" -s 8
         done ;;
-    3|5)
+    3|5|6)
         seed=1
         for n in 1 31 33 1000 "$big"; do
             for j in 0 "$jitter"; do
-                expect_right "sync: $(name "$k") n=$n jitter=${j}ns matches CPU" \
+                expect_right "$SYNC_NAME: $(name "$k") n=$n jitter=${j}ns matches CPU" \
                     "$SYNC" -k "$k" -n "$n" -j "$j" -s "$seed"
             done
             seed=$((seed + 1))
         done
         for threads in 32 1024; do
-            expect_right "sync: $(name "$k") n=5000 threads=$threads jitter=${jitter}ns matches CPU" \
+            expect_right "$SYNC_NAME: $(name "$k") n=5000 threads=$threads jitter=${jitter}ns matches CPU" \
                 "$SYNC" -k "$k" -n 5000 -b "$threads" -j "$jitter" -s 7
         done ;;
     4)
@@ -98,7 +107,7 @@ for k in "${demos[@]}"; do
             # of the branch at a time, and the spinning side never yields.
             saved_timeout=$CHECK_TIMEOUT
             CHECK_TIMEOUT=10
-            expect_hang "sync: hang: on the pre-Volta path the spinning lanes 16-31 starve the producers, as they would on Pascal; the watchdog ends it" \
+            expect_hang "$SYNC_NAME: hang: on the pre-Volta path the spinning lanes 16-31 starve the producers, as they would on Pascal; the watchdog ends it" \
                 "$SYNC" -k 4 -n "$hang_n" "${watchdog[@]}"
             CHECK_TIMEOUT=$saved_timeout
             diag "waiting for lanes of one's own warp needs compute capability 7.0 (independent thread scheduling)"
@@ -107,16 +116,24 @@ for k in "${demos[@]}"; do
         seed=1
         for n in 1 33 1000 "$hang_n"; do
             for j in 0 "$jitter"; do
-                expect_right "sync: hang n=$n jitter=${j}ns: no hang, matches CPU" \
+                expect_right "$SYNC_NAME: hang n=$n jitter=${j}ns: no hang, matches CPU" \
                     "$SYNC" -k 4 -n "$n" -j "$j" -s "$seed" "${watchdog[@]}"
             done
             seed=$((seed + 1))
         done
         for threads in 32 1024; do
-            expect_right "sync: hang n=$hang_n threads=$threads jitter=${jitter}ns: no hang, matches CPU" \
+            expect_right "$SYNC_NAME: hang n=$hang_n threads=$threads jitter=${jitter}ns: no hang, matches CPU" \
                 "$SYNC" -k 4 -n "$hang_n" -b "$threads" -j "$jitter" "${watchdog[@]}"
         done ;;
     esac
+    # The delays come at every primitive and threadIdx read, whatever the
+    # file: any group of lanes may be the late one.
+    for sleepers in even upper lower leader random; do
+        extra=()
+        [ "$k" != 4 ] || extra=("${watchdog[@]}")
+        expect_right "$SYNC_NAME: $(name "$k") n=1000 jitter=${jitter}ns, $sleepers lanes sleeping, matches CPU" \
+            "$SYNC" -k "$k" -n 1000 -s 9 -j "$jitter" --sleepers "$sleepers" "${extra[@]}"
+    done
 done
 
 # ---- 2. legacy.cu shows its bug ---------------------------------------------
@@ -150,7 +167,7 @@ for k in "${demos[@]}"; do
         # The hang must end by itself well before anyone's patience does.
         saved_timeout=$CHECK_TIMEOUT
         CHECK_TIMEOUT=10
-        expect_hang "legacy: hang: lanes 0-15 wait in a full-mask shuffle for lanes 16-31, which spin; the watchdog ends it within 10 s" \
+        expect_hang "legacy: hang: a full-mask shuffle in lanes 0-15 while lanes 16-31 spin never ends; the watchdog ends it within 10 s" \
             "$LEGACY" -k 4 -n "$hang_n" "${watchdog[@]}"
         CHECK_TIMEOUT=$saved_timeout ;;
     5)
@@ -163,6 +180,9 @@ for k in "${demos[@]}"; do
                diag "exit status $RUN_RC: $(describe_rc "$RUN_RC")"
                diag_output 12 ;;
         esac ;;
+    6)
+        expect_right "legacy: detective is the same right code as in sync.cu (n=$legacy_n, jitter=${jitter}ns)" \
+            "$LEGACY" -k 6 -n "$legacy_n" -j "$jitter" ;;
     esac
 done
 
@@ -211,10 +231,10 @@ if [ "$TARGET" = gpu ]; then
             # The hang twin spins until the producers' flag: give it more
             # time under the tools' instrumentation (-w 4G: about 2 s).
             [ "$k" != 4 ] || args=(-k 4 -n "$hang_n" -j "$jitter" -w 4G)
-            sanitize racecheck clean "sync: $(name "$k") racecheck finds no hazard" \
+            sanitize racecheck clean "$SYNC_NAME: $(name "$k") racecheck finds no hazard" \
                 "$SYNC" "${args[@]}" -b 1024
-            sanitize synccheck clean "sync: $(name "$k") synccheck is clean" "$SYNC" "${args[@]}"
-            sanitize memcheck clean "sync: $(name "$k") memcheck is clean" "$SYNC" "${args[@]}"
+            sanitize synccheck clean "$SYNC_NAME: $(name "$k") synccheck is clean" "$SYNC" "${args[@]}"
+            sanitize memcheck clean "$SYNC_NAME: $(name "$k") memcheck is clean" "$SYNC" "${args[@]}"
         done
         if [ "$ONLY_SYNC" = 0 ]; then
             # Not the hang: a real deadlock hangs under the sanitizers too.
