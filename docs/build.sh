@@ -20,7 +20,8 @@
 # (default 4).
 # WeasyPrint's warnings are shown, and any warning stops the build: a
 # stylesheet rule WeasyPrint ignores is a handout that looks wrong.
-# Exit status: 0 built, 1 a step failed (the message says which).
+# docs/build.sh --print HTML PDF prints one page that way (and nothing else).
+# Exit status: 0 built, 1 a step failed (the message says which), 2 bad usage.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 docs=$root/docs
@@ -30,6 +31,36 @@ placeholder=https://github.com/SET-REPO_URL/warp-level-cuda
 repo_url=${REPO_URL:-$placeholder}
 repo_branch=${REPO_BRANCH:-main}
 site_title="Warp-level CUDA, lesson by lesson"
+
+# weasy HTML PDF: WeasyPrint with its warnings shown; any warning fails.
+weasy() {
+    local log
+    log=$(mktemp)
+    if ! weasyprint "$1" "$2" 2>"$log"; then
+        cat "$log" >&2; rm -f "$log"
+        echo "docs/build.sh: weasyprint failed on ${1#"$out"/}" >&2
+        exit 1
+    fi
+    if [ -s "$log" ]; then
+        sed "s|^|  ${2#"$out"/}: |" "$log" >&2
+        rm -f "$log"
+        echo "docs/build.sh: weasyprint warned while printing ${2#"$out"/} (see above)" >&2
+        exit 1
+    fi
+    rm -f "$log"
+}
+
+case "${1-}" in
+    -h|--help)
+        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0 ;;
+    --print)   # --print HTML PDF: one page through weasy, as the handouts are
+        [ $# -eq 3 ] || { echo "usage: docs/build.sh [--print HTML PDF]" >&2; exit 2; }
+        weasy "$2" "$3"
+        exit 0 ;;
+    "") ;;
+    *) echo "usage: docs/build.sh [--print HTML PDF]" >&2; exit 2 ;;
+esac
 
 rm -rf "$out"
 mkdir -p "$out/handouts" "$out/src" "$out/results" "$out/.frag" "$out/.meta"
@@ -206,24 +237,6 @@ pandoc --from markdown --lua-filter "$docs/filters/layout.lua" "${page_args[@]}"
 indexed=("$out/index.html")
 for name in "${lessons[@]}" "${extra[@]}"; do indexed+=("$out/$name.html"); done
 python3 "$docs/filters/search_index.py" "$out/search-index.js" "${indexed[@]}"
-
-# weasy HTML PDF: WeasyPrint with its warnings shown; any warning fails.
-weasy() {
-    local log
-    log=$(mktemp)
-    if ! weasyprint "$1" "$2" 2>"$log"; then
-        cat "$log" >&2; rm -f "$log"
-        echo "docs/build.sh: weasyprint failed on ${1#"$out"/}" >&2
-        exit 1
-    fi
-    if [ -s "$log" ]; then
-        sed "s|^|  ${2#"$out"/}: |" "$log" >&2
-        rm -f "$log"
-        echo "docs/build.sh: weasyprint warned while printing ${2#"$out"/} (see above)" >&2
-        exit 1
-    fi
-    rm -f "$log"
-}
 
 # Handouts: the same pages, printed with the stylesheet's print rules.
 for name in "${lessons[@]}"; do

@@ -263,6 +263,23 @@ PY
     grep -q 'action="search.html"' "$B/index.html"
 }
 
+@test "a stylesheet rule WeasyPrint ignores stops the handouts, with its warning shown" {
+    t=$BATS_TEST_TMPDIR
+    printf '%s\n' ':root { --rule: #888; }' 'table { border: 1px solid var(--rule); }' >"$t/bad.css"
+    printf '%s\n' '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' \
+        '<link rel="stylesheet" href="bad.css"></head><body><table><tr><td>x</td></tr></table></body></html>' \
+        >"$t/bad.html"
+    run "$REPO/docs/build.sh" --print "$t/bad.html" "$t/bad.pdf"
+    assert_failure 1
+    assert_output --partial 'WARNING: Ignored `border: 1px solid var(--rule)`'
+    assert_output --partial 'weasyprint warned while printing'
+    # the site's own stylesheet prints without a warning
+    cp "$REPO/docs/style.css" "$t/bad.css"
+    run "$REPO/docs/build.sh" --print "$t/bad.html" "$t/bad.pdf"
+    assert_success
+    [ -z "$output" ]
+}
+
 @test "make doctor runs anywhere, says what each target will do, and exits 0" {
     run make --no-print-directory -C "$REPO" doctor
     assert_success
