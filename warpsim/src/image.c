@@ -147,8 +147,9 @@ static void load(void)
                 nfuncs++;
             } else if (shared_idx >= 0 && s[k].st_shndx == shared_idx && type == STT_OBJECT) {
                 char *dot;
-                if (!strcmp(str + s[k].st_name, "ws_shared_tail"))
-                    continue;           /* shadow.c's red zone, not a variable */
+                if (!strcmp(str + s[k].st_name, "ws_shared_tail") ||
+                    !strcmp(str + s[k].st_name, "ws_shared_head"))
+                    continue;           /* red zones (shadow.c), not variables */
                 vars[nvars].addr = bias + s[k].st_value;
                 vars[nvars].size = s[k].st_size;
                 snprintf(vars[nvars].name, sizeof vars[nvars].name, "%s", str + s[k].st_name);
