@@ -39,23 +39,22 @@ CSV
     for prog in sync legacy; do
         run "$L/build/$prog" --help
         assert_success
-        for opt in --size --seed --jitter --threads --variant --blocks --unroll --max --help; do
+        for opt in --size --seed --jitter --threads --variant --blocks --unroll --max --help \
+                   --sleepers --dump; do
             assert_output --partial -- "$opt"
         done
         assert_output --partial 'exit status'
+        assert_line --partial '1  block: legacy.cu the volatile tree; sync.cu __shfl_down_sync'
+        assert_line --partial '2  second: legacy.cu the second form, no ifs over zero-padded slots; sync.cu __reduce_add_sync'
+        assert_line --partial '5  lastblock: 16-byte loads, -u in flight, one launch; the last block sums the partials'
+        assert_line --partial '6  packed: 16-byte loads, -u in flight, one launch; one 64-bit atomicAdd per block carries its sum and a block count'
     done
-    run "$L/build/sync" --help
-    assert_line --partial '2  block: __reduce_add_sync warp sums'
-    assert_line --partial '5  device: 16-byte loads, -u in flight, one launch; the last block sums the partials'
-    assert_line --partial '6  device: 16-byte loads, -u in flight, one launch; one 64-bit atomicAdd per block carries its sum and a block count'
-    run "$L/build/legacy" --help
-    assert_line --partial '1  block: volatile shared-memory warp sums, no warp sync'
 }
 
 @test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
     need_nvcc
-    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 7" \
-                "-u 3" "-u 16" "-g 0" "-g 65537" "-m 0" "-n" "-s 1x"; do
+    for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 7" "-k bogus" \
+                "-u 3" "-u 16" "-g 0" "-g 65537" "-m 0" "-n" "-s 1x" "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$L/build/sync" $args
         echo "args: $args -> $stderr"
@@ -64,9 +63,9 @@ CSV
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k 2
+    run --separate-stderr "$L/build/legacy" -k 7
     assert_failure 2
-    assert_equal "$stderr" "legacy: --variant must be between 1 and 1 (got 2)"
+    assert_equal "$stderr" "legacy: --variant must be between 1 and 6 (got 7)"
 }
 
 @test "the GPU-only programs explain themselves and reject bad arguments with exit 2" {
@@ -74,6 +73,7 @@ CSV
     run "$L/build/cg" --help
     assert_success
     assert_line --partial '1  block: cg::reduce over 32-thread tiles'
+    assert_line --partial '3  tiles: group_sum over dynamic 8-thread tiles'
     run "$L/build/cub_ref" --help
     assert_success
     assert_line --partial '1  cub::DeviceReduce::Sum'
@@ -85,7 +85,7 @@ CSV
     done
     assert_line --partial '6  6-device-packed     sync.cu variant 6'
     assert_line --partial '9  cub                 cub::DeviceReduce::Sum'
-    for prog_args in "cg -k 3" "cg -u 5" "cub_ref -n 0" "cub_ref -b 64" "bench -n 1000" \
+    for prog_args in "cg -k 4" "cg -u 5" "cub_ref -n 0" "cub_ref -b 64" "bench -n 1000" \
                      "bench -b 48" "bench -u 3" "bench -u 12" "bench -u 32" "bench -k 10" \
                      "bench -t 3" "bench -l 9" "bench -L 10" "bench -T 2" "bench -F 2" \
                      "bench -V 2"; do
@@ -112,11 +112,12 @@ CSV
 
 @test "every variant of sync matches the CPU on the GPU, under jitter too" {
     need_gpu
+    make -s --no-print-directory -C "$L" build/verify >/dev/null
     for k in 1 2 3 4 5 6; do
-        run "$L/build/sync" -k "$k" -n 1000003 -j 200 -b 96
+        run "$L/build/verify" "$L/build/sync" -k "$k" -n 1000003 -j 200 -b 96
         echo "$output"
         assert_success
-        assert_line --regexp "^result: ok \\(variant $k, n=1000003: got -?[0-9]+, the 64-bit CPU sum is -?[0-9]+\\)$"
+        assert_line --regexp "^result: ok \\(variant $k, n=1000003: .*sum right\\)$"
     done
 }
 
@@ -135,11 +136,112 @@ CSV
 @test "make check SRC= passes a copy of sync.cu and fails a copy of legacy.cu" {
     assert_src_check_passes 06-block-reduce
     cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
     echo "$output"
     assert_failure
-    assert_line --regexp '^# .* offers 1 variant\(s\): checking variants 1\.\.1$'
-    assert_line --regexp '^not ok [0-9]+ - sync: variant 1 '
+    assert_line --regexp '^not ok [0-9]+ - mine\.cu: variant 1 \(block\) '
+    assert_line --regexp '^# locate: '
+}
+
+# ---- the exercise: variant 2 fixed, graded on variant 2 alone ---------------
+
+# exercise_answer FILE: legacy.cu with warp_sum_padded fixed the way the
+# exercise asks (no shuffles, no ifs in the steps: a register, __syncwarp).
+exercise_answer() {
+    python3 - "$L/legacy.cu" "$1" <<'PY'
+import re, sys
+src = open(sys.argv[1]).read()
+old = re.search(r'__device__ int warp_sum_padded\(volatile int \*s, int v\)\n\{.*?\n\}\n', src, re.S)
+assert old, 'warp_sum_padded not found'
+new = """__device__ int warp_sum_padded(volatile int *s, int v)
+{
+    int lane = LANE(), offset, x;
+    s[lane] = v;
+    if (lane < 16) s[32 + lane] = 0;
+    __syncwarp();
+    for (offset = 16; offset > 0; offset /= 2) {
+        x = s[lane + offset];
+        __syncwarp();
+        s[lane] += x;
+        __syncwarp();
+    }
+    return s[0];
+}
+"""
+open(sys.argv[2], 'w').write(src[:old.start()] + new + src[old.end():])
+PY
+}
+
+@test "the exercise's answer gets full marks with DEMO=2, and the unfixed file does not" {
+    exercise_answer "$BATS_TEST_TMPDIR/mine.cu"
+    run make --no-print-directory -C "$L" check EMU=1 DEMO=2 SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    assert_success
+    assert_line '# DEMO=2: checking variant(s) 2'
+    assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
+    refute_line --regexp '^(not )?ok [0-9]+ - mine\.cu: variant [13456] '
+    cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 DEMO=second SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^not ok 1 - mine\.cu: variant 2 \(second\) '
+    run make --no-print-directory -C "$L" check EMU=1 DEMO=9 SRC="$BATS_TEST_TMPDIR/mine.cu"
+    assert_failure 2
+    assert_output --partial 'DEMO: no variant 9 (1-6 or block second partials atomic lastblock packed)'
+}
+
+# ---- the harness: lesson files hold device code only ----------------------
+
+@test "legacy.cu and sync.cu hold device code only: no main, no host calls, no jitter" {
+    assert_device_only 06-block-reduce
+    run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf' "$L/device.cuh"
+    assert_failure 1
+}
+
+@test "on warpsim legacy is wrong under its with -j 200 and right under lockstep, in both forms" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    for k in 1 2; do
+        WARPSIM_MODEL=its run "$L/build/verify" "$L/build/emu/legacy" -k "$k" -n 8192 -g 4 -j 200
+        echo "$output"
+        assert_failure 1
+        assert_line --regexp "^result: WRONG \\(variant $k, n=8192: [1-4] of 4 blocks wrong"
+        WARPSIM_MODEL=lockstep run "$L/build/verify" "$L/build/emu/legacy" -k "$k" -n 8192 -g 4 -j 200
+        echo "$output"
+        assert_success
+        assert_line "result: ok (variant $k, n=8192: 0 of 4 blocks wrong, sum right)"
+    done
+}
+
+@test "build/verify gives the verdict: a result line the program prints is only its words" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    run "$L/build/verify" "$L/build/emu/sync" -k 6 -n 1000 -j 200
+    echo "$output"
+    assert_success
+    assert_line 'result: ok (variant 6, n=1000: sum right)'
+    assert_equal "$(grep -c '^result:' <<<"$output")" 1
+    run "$L/build/verify" "$FIXTURES/right.sh" -n 1000
+    echo "$output"
+    assert_failure 1
+    assert_line 'right.sh printed (not the verdict): result: ok (0 of 8 warps wrong)'
+    assert_line 'result: WRONG (no results written)'
+    run "$L/build/verify" "$FIXTURES/watchdog.sh"
+    assert_failure 3
+    run "$L/build/verify" "$L/build/emu/sync" -u 3
+    assert_failure 2
+}
+
+@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
+    assert_wrong_fixes_rejected 06-block-reduce
+}
+
+@test "a check of a file whose kernel never ends ends within 60 s on warpsim" {
+    SECONDS=0
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$L/wrong/never-ends.cu"
+    echo "$output"
+    assert_failure
+    [ "$SECONDS" -lt 60 ] || fail "took ${SECONDS}s"
+    assert_line --regexp '^# locate: it never ended: stopped after [0-9]+s in kernel block_reduce<<<'
+    assert_line --regexp '^# [0-9]+ more runs not run after a program hung or crashed'
 }
 
 @test "make bench without a GPU says so and succeeds" {

@@ -72,6 +72,7 @@
  */
 #define LESSON_AS_LIBRARY
 #include "sync.cu"
+#include "reduce.h"
 #include "cg.cu"
 #include "cub_ref.cu"
 #include "bench.h"
@@ -224,11 +225,11 @@ static void run_method(int m, const int *in, long long n, const setting *s,
     case M_PACKED:
         device_reduce_run(device_kernels[s->load][unroll_slot(s->unroll)], m, in, n,
                           b->partials, b->count, b->out,
-                          grid_for(n / 4, s->threads, s->blocks), s->threads, 0);
+                          grid_for(n / 4, s->threads, s->blocks), s->threads);
         break;
     default:
         reduce_run(m, in, n, b->partials, b->count, b->out, s->blocks, s->threads,
-                   s->unroll, 0);
+                   s->unroll);
     }
 }
 

@@ -6,6 +6,7 @@
  * Build:  make                 (nvcc -I../../include cg.cu -o build/cg)
  * Run:    build/cg -n 16M            variant 1: block sums, two passes
  *         build/cg -k 2 -n 256M      variant 2: 16-byte loads, two passes
+ *         build/cg -k 3 -b 96        variant 3: 8- and 16-thread tiles
  * Check:  make check           (holds it to the 64-bit CPU sum like sync.cu)
  *
  * Why it is right: cg::reduce(tile, v, cg::plus<int>()) is a collective of
@@ -19,14 +20,18 @@
  * Variant 2: each thread's share comes from sync.cu's thread_sum4 (16-byte
  *   loads, -u of them in flight), as sync.cu's variant 3; then the same
  *   block sum and second pass.
+ * Variant 3: the same sum in tiles of 8 (the dynamic tiled_partition, a
+ *   thread_group with sync() and no shfl) and 16 (tiled_partition<16>),
+ *   through group_sum(g, ...), a helper whose group is in its signature.
  *
  * Included by bench.cu (which defines LESSON_AS_LIBRARY and includes sync.cu
- * itself): then only the kernels and cg_run below are compiled.
+ * and reduce.h itself): then only the kernels and cg_run below are compiled.
  */
 #ifndef LESSON_AS_LIBRARY
 #define LESSON_AS_LIBRARY
 #define CG_MAIN
 #include "sync.cu"
+#include "reduce.h"
 #endif
 
 #include <cooperative_groups.h>
@@ -80,8 +85,69 @@ __global__ void cg_device_reduce(const int *__restrict__ in, long long n, int *o
         out[blockIdx.x] = sum;
 }
 
+/* ---- variant 3: smaller tiles, and a sum that takes its group --------- */
+
 /*
- * Runs cg variant 1 or 2 on in[0..n), leaving the sum in *out
+ * The sum of v over the group g, in every thread of g. scratch points at
+ * g.size() ints of shared memory that only g uses; g.size() is a power of
+ * two. The g.sync() inside is part of the contract, and the signature says
+ * so: every thread of g must call group_sum, the way every thread of a
+ * block must reach a __syncthreads hidden in a helper, except that here the
+ * caller sees which threads that is. scratch is free again after the
+ * caller's next g.sync().
+ */
+__device__ int group_sum(const cg::thread_group &g, int v, int *scratch)
+{
+    unsigned rank = g.thread_rank(), half;
+    scratch[rank] = v;
+    g.sync();
+    for (half = g.size() / 2; half > 0; half /= 2) {
+        if (rank < half)
+            v += scratch[rank + half];
+        g.sync();                       /* every read before any write */
+        if (rank < half)
+            scratch[rank] = v;
+        g.sync();                       /* every write before the next read */
+    }
+    return scratch[0];
+}
+
+/*
+ * Variant 3: out[b] is the sum of block b's grid-stride share, in three
+ * group sizes. A tile of 8 threads from the dynamic cg::tiled_partition(block,
+ * 8) (a thread_group: it can sync, it has no shfl) sums through shared
+ * memory with group_sum; a tile of 16 from cg::tiled_partition<16>(block)
+ * (a thread_block_tile<16>, which has shfl) adds its two halves' sums with
+ * one tile.shfl_xor; the 16-thread tiles' sums meet in shared memory, and
+ * after block.sync() thread 0 adds them.
+ */
+__global__ void cg_tiles_reduce(const int *in, long long n, int *out)
+{
+    __shared__ int scratch[1024];
+    __shared__ int partial[1024 / 16];
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_group tile8 = cg::tiled_partition(block, 8);
+    cg::thread_block_tile<16> tile16 = cg::tiled_partition<16>(block);
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned t;
+    int sum = 0;
+    for (; i < n; i += stride)
+        sum += in[i];
+    sum = group_sum(tile8, sum, &scratch[block.thread_rank() & ~7u]);
+    sum += tile16.shfl_xor(sum, 8);     /* the other 8-thread half's sum */
+    if (tile16.thread_rank() == 0)
+        partial[tile16.meta_group_rank()] = sum;
+    block.sync();
+    if (block.thread_rank() == 0) {
+        for (t = 1; t < tile16.meta_group_size(); t++)
+            sum += partial[t];
+        out[blockIdx.x] = sum;
+    }
+}
+
+/*
+ * Runs cg variant 1, 2 or 3 on in[0..n), leaving the sum in *out
  * (asynchronously); partials holds MAX_BLOCKS ints. Returns the number of
  * blocks of the first launch.
  */
@@ -89,6 +155,12 @@ static long long cg_run(int variant, const int *in, long long n, int *partials, 
                         long long max_blocks, int threads, int unroll)
 {
     long long blocks;
+    if (variant == 3) {
+        blocks = grid_for(n, threads, max_blocks);
+        LAUNCH(cg_tiles_reduce, (unsigned)blocks, (unsigned)threads, 0, in, n, partials);
+        LAUNCH(cg_tiles_reduce, 1u, (unsigned)threads, 0, (const int *)partials, blocks, out);
+        return blocks;
+    }
     if (variant == 1) {
         blocks = grid_for(n, threads, max_blocks);
         LAUNCH(cg_block_reduce, (unsigned)blocks, (unsigned)threads, 0, in, n, partials);
@@ -109,6 +181,7 @@ static long long cg_run(int variant, const int *in, long long n, int *partials, 
 static const char *cg_variants[] = {
     "block: cg::reduce over 32-thread tiles, block.sync(), first tile sums the partials; second pass",
     "device: sync.cu's 16-byte loads (-u in flight), the same cg block sum; second pass",
+    "tiles: group_sum over dynamic 8-thread tiles, tile.shfl_xor in 16-thread tiles; second pass",
 };
 
 #ifdef CG_MAIN
@@ -120,7 +193,7 @@ int main(int argc, char **argv)
         { 'n', "size", "N", &n, 1, 1LL << 36, "number of ints to sum" },
         { 's', "seed", "S", &seed, 0, LLONG_MAX, "seed of the random input" },
         { 'b', "threads", "T", &threads, 32, 1024, "threads per block, a multiple of 32" },
-        { 'k', "variant", "K", &variant, 1, 2, "which reduction" },
+        { 'k', "variant", "K", &variant, 1, 3, "which reduction" },
         { 'g', "blocks", "G", &max_blocks, 1, MAX_BLOCKS,
           "blocks in the grid at most (fewer when n is small)" },
         { 'u', "unroll", "U", &unroll, 1, 8,
@@ -131,7 +204,7 @@ int main(int argc, char **argv)
         "Lesson 06 with Cooperative Groups: sums n random ints (never 0) with\n"
         "cg::reduce block sums, and checks the sum against the 64-bit CPU sum\n"
         "(modulo 2^32: the GPU sums in int, which wraps around). GPU only.",
-        cg_variants, 2, options, (int)(sizeof options / sizeof options[0]) };
+        cg_variants, 3, options, (int)(sizeof options / sizeof options[0]) };
     long long want64, blocks;
     int *in, *d_in, *d_partials, *d_out, got;
     char what[64];

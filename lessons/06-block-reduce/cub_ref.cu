@@ -13,12 +13,13 @@
  * long long. CUB sums ints in int, which wraps like the lesson's kernels.
  *
  * Included by bench.cu (which defines LESSON_AS_LIBRARY and includes sync.cu
- * itself): then only cub_temp_bytes and cub_sum below are compiled.
+ * and reduce.h itself): then only cub_temp_bytes and cub_sum below are compiled.
  */
 #ifndef LESSON_AS_LIBRARY
 #define LESSON_AS_LIBRARY
 #define CUB_MAIN
 #include "sync.cu"
+#include "reduce.h"
 #endif
 
 #include <cub/device/device_reduce.cuh>

@@ -4,9 +4,12 @@
  * volatile shared memory with no warp synchronization; one __syncthreads;
  * then the first warp sums the warps' sums the same way. Twin: sync.cu.
  *
- * Build:  make                  (nvcc -I../../include legacy.cu -o build/legacy)
+ * Build:  make                 (build/legacy: this file's kernels and harness.cu,
+ *                              the host side: input, launch, CPU reference, verdict)
  * Run:    build/legacy -n 16M          usually right on a current GPU: luck
- *         build/legacy -n 16M -j 200   odd lanes sleep 200 ns before each step
+ *         build/legacy -n 16M -j 200   odd lanes sleep 200 ns at each read of
+ *                                      threadIdx and around each warp primitive
+ *         build/legacy -k 2 -j 200     the second form: no ifs, zero padding
  * Check:  make check
  *
  * Why it breaks: the warp steps assume the 32 lanes run in lockstep, so that
@@ -17,214 +20,93 @@
  * __syncthreads between the two levels is a real barrier and is not the bug.
  * On a current GPU the sums usually come out right by luck; a 200 ns sleep
  * in the odd lanes (an order the hardware is allowed to pick) makes the
- * warps' sums, and so the total, wrong.
+ * warps' sums, and so the blocks' sums, wrong.
  *
- * There is one variant, in two launches like sync.cu's variant 1: each block
- * sums a grid-stride share of the input into one partial per block; a second
- * launch of one block sums the partials. -u is for sync.cu's device-wide
- * variants and does nothing here.
+ * Variant 1 is the single-warp reduction idiom, used twice: once per warp,
+ * then by the first warp over the warps' sums. Variant 2 is the same
+ * source's second form: no `if`s, every lane runs every step, and each
+ * warp's 32 slots are followed by 16 zeros so that lanes 16-31 read
+ * something harmless. It saves the comparisons and changes nothing else:
+ * it relies on lockstep just the same (lanes 16-31 now also write slots
+ * that lanes 0-15 read). Variants 3 to 6 (device.cuh, included at the end)
+ * use this file's block_sum (variant 1): they are wrong the same way.
  */
 #include "lesson.h"
 
-/* ---- sizes and CPU reference --------------------------------------- */
-
-/* The block partials live in one buffer of MAX_BLOCKS ints. */
-#define MAX_BLOCKS 65536
-
-/* The exact sum of in[0..n), in 64 bits. */
-static long long cpu_sum(const int *in, long long n)
-{
-    long long i, sum = 0;
-    for (i = 0; i < n; i++)
-        sum += in[i];
-    return sum;
-}
-
 /*
- * What a 32-bit sum of the same ints must be: the 64-bit sum modulo 2^32.
- * When the 64-bit sum fits in an int (always with the default values) this
- * is the sum itself. When partial sums overflow (-m 1G), the GPU's 32-bit
- * additions wrap around, and every order of the additions ends at this value.
+ * The sum of v over the warp, through s[0..31], this warp's slots in shared
+ * memory. Every lane gets s[0], which it assumes holds the sum by now.
  */
-static int int32_of(long long sum)
-{
-    return (int)(uint32_t)(uint64_t)sum;
-}
-
-/*
- * Prints the expected and the computed sum, then the result line; returns
- * the exit status (lesson_result). what names the run in the result line.
- * (inline: bench.cu includes this file and has no use for it.)
- */
-static inline int report_sum(int got, long long want64, const char *what)
-{
-    int want = int32_of(want64);
-    int fits = want64 == (long long)want;
-    if (fits)
-        printf("sum: expected %d (the 64-bit CPU sum) got %d\n", want, got);
-    else
-        printf("sum: expected %d (the 64-bit CPU sum %lld modulo 2^32) got %d\n",
-               want, want64, got);
-    return lesson_result(got == want, "%s: got %d, the 64-bit CPU sum%s is %d",
-                         what, got, fits ? "" : " modulo 2^32", want);
-}
-
-/* ==== the lesson ===================================================== */
-
-/*
- * The sum of the 32 slots s[0..31] of this warp, left in s[0], which every
- * lane returns: the single-warp reduction idiom. Each lane has stored its
- * value in s[LANE()] before the call. No synchronization between the steps,
- * because "a warp executes in lockstep": it does not.
- */
-__device__ int warp_sum(volatile int *s, unsigned jitter)
+__device__ int warp_sum(volatile int *s, int v)
 {
     int lane = LANE();
-    jitter_sleep(jitter, lane & 1);
+    s[lane] = v;
     if (lane < 16) s[lane] += s[lane + 16];
-    jitter_sleep(jitter, lane & 1);
     if (lane < 8) s[lane] += s[lane + 8];
-    jitter_sleep(jitter, lane & 1);
     if (lane < 4) s[lane] += s[lane + 4];
-    jitter_sleep(jitter, lane & 1);
     if (lane < 2) s[lane] += s[lane + 2];
-    jitter_sleep(jitter, lane & 1);
     if (lane == 0) s[lane] += s[lane + 1];
     return s[0];
 }
 
-/* out[b] is the sum of block b's grid-stride share of in[0..n). Each warp
- * sums in its own 32 slots of r; after the barrier the first warp gathers
- * the warps' sums (slot 0 of each warp's slots) and sums them. */
-__global__ void block_reduce(const int *in, long long n, int *out, unsigned jitter)
+/*
+ * The second form: s[0..47], 32 slots and 16 zeros after them. Every lane
+ * runs every step; lane x >= 16 adds garbage into s[x], which, in lockstep,
+ * no lane reads after that. s[0] holds the sum.
+ */
+__device__ int warp_sum_padded(volatile int *s, int v)
 {
-    __shared__ int r[1024];
+    int lane = LANE();
+    s[lane] = v;
+    if (lane < 16) s[32 + lane] = 0;
+    s[lane] += s[lane + 16];
+    s[lane] += s[lane + 8];
+    s[lane] += s[lane + 4];
+    s[lane] += s[lane + 2];
+    s[lane] += s[lane + 1];
+    return s[0];
+}
+
+/* The shared memory block_sum needs: 32 slots and 16 zeros per warp. */
+#define BLOCK_SUM_SHARED (32 * 48)
+
+/*
+ * The sum of v over the block, in thread 0. Each warp sums in its own slots
+ * of r (32 apart, or 48 for variant 2); after the barrier the first warp
+ * gathers the warps' sums (slot 0 of each warp's slots) and sums them.
+ */
+__device__ int block_sum(int v, int *r, int variant)
+{
+    int lane = LANE(), warp = WARP_IN_BLOCK();
+    int nwarps = (int)(blockDim.x / 32);
+    int slots = variant == 2 ? 48 : 32;
+    if (variant == 2)
+        warp_sum_padded(&r[warp * slots], v);
+    else
+        warp_sum(&r[warp * slots], v);
+    __syncthreads();
+    v = 0;
+    if (warp == 0) {
+        v = lane < nwarps ? r[lane * slots] : 0;
+        v = variant == 2 ? warp_sum_padded(r, v) : warp_sum(r, v);
+    }
+    return v;
+}
+
+/* Variants 1 and 2, and the second pass of variants 1 to 3: out[b] is the
+ * sum of block b's grid-stride share of in[0..n). */
+__global__ void block_reduce(const int *in, long long n, int *out, int variant)
+{
+    __shared__ int shared[BLOCK_SUM_SHARED];
     long long stride = (long long)gridDim.x * blockDim.x;
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    int lane = LANE(), warp = WARP_IN_BLOCK();
     int sum = 0;
     for (; i < n; i += stride)
         sum += in[i];
-    r[threadIdx.x] = sum;
-    warp_sum(&r[warp * 32], jitter);
-    __syncthreads();
-    if (warp == 0) {
-        r[lane] = lane * 32 < (int)blockDim.x ? r[lane * 32] : 0;
-        sum = warp_sum(r, jitter);
-        if (lane == 0)
-            out[blockIdx.x] = sum;
-    }
+    sum = block_sum(sum, shared, variant);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
 }
 
-/* ---- launcher -------------------------------------------------------- */
-
-/*
- * Runs the reduction on in[0..n) and leaves the sum in *out
- * (asynchronously): one partial per block into partials, then one block
- * sums them. Returns the number of blocks of the first launch.
- */
-static long long reduce_run(int variant, const int *in, long long n, int *partials,
-                            unsigned *count, int *out, long long max_blocks,
-                            int threads, int unroll, unsigned jitter)
-{
-    long long blocks = (n + threads - 1) / threads;
-    (void)count;
-    (void)unroll;
-    if (variant != 1)
-        lesson_fail(LESSON_USAGE, "there is no variant %d", variant);
-    if (blocks > max_blocks)
-        blocks = max_blocks;
-    LAUNCH(block_reduce, (unsigned)blocks, (unsigned)threads, 0,
-           in, n, partials, jitter);
-    LAUNCH(block_reduce, 1u, (unsigned)threads, 0,
-           (const int *)partials, blocks, out, jitter);
-    return blocks;
-}
-
-#define THIS_FILE "legacy.cu"
-#define ABOUT \
-    "Lesson 06, legacy: sums n random ints (never 0) with the block reduction\n" \
-    "of volatile shared memory and no warp synchronization, and checks the sum\n" \
-    "against the 64-bit CPU sum. Right by luck without jitter; wrong with\n" \
-    "-j 100 or more on a GPU with independent thread scheduling."
-static const char *variants[] = {
-    "block: volatile shared-memory warp sums, no warp sync; second pass",
-};
-
-/* ==== end of the lesson ============================================== */
-
-
-/* ---- main: reference, run, validate, report ------------------------ */
-
-/* cg.cu, cub_ref.cu and bench.cu include this file for its kernels and its
- * CPU reference: they define LESSON_AS_LIBRARY and bring their own main. */
-#ifndef LESSON_AS_LIBRARY
-int main(int argc, char **argv)
-{
-    long long n = 1 << 24, seed = 1, jitter = 0, threads = 256, variant = 1;
-    long long max_blocks = 1024, unroll = 4, max_value = 100;
-    lesson_option options[] = {
-        { 'n', "size", "N", &n, 1, 1LL << 36, "number of ints to sum" },
-        { 's', "seed", "S", &seed, 0, LLONG_MAX, "seed of the random input" },
-        { 'j', "jitter", "NS", &jitter, 0, 1000000,
-          "odd lanes sleep NS nanoseconds before each warp step" },
-        { 'b', "threads", "T", &threads, 32, 1024,
-          "threads per block, a multiple of 32" },
-        { 'k', "variant", "K", &variant, 1,
-          (long long)(sizeof variants / sizeof variants[0]), "which reduction" },
-        { 'g', "blocks", "G", &max_blocks, 1, MAX_BLOCKS,
-          "blocks in the grid at most (fewer when n is small)" },
-        { 'u', "unroll", "U", &unroll, 1, 8,
-          "16-byte loads in flight per thread, 1, 2, 4 or 8 (device-wide variants)" },
-        { 'm', "max", "M", &max_value, 1, 1 << 30,
-          "input values are -M..-1 and 1..M" },
-    };
-    lesson_program program = { THIS_FILE, ABOUT, variants,
-        (int)(sizeof variants / sizeof variants[0]),
-        options, (int)(sizeof options / sizeof options[0]) };
-    long long want64, blocks;
-    int *in, *d_in, *d_partials, *d_out, got;
-    unsigned *d_count;
-    char what[64];
-
-    lesson_parse(argc, argv, &program);
-    if (threads % 32 != 0)
-        lesson_fail(LESSON_USAGE, "--threads must be a multiple of 32 (got %lld)", threads);
-    if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8)
-        lesson_fail(LESSON_USAGE, "--unroll must be 1, 2, 4 or 8 (got %lld)", unroll);
-
-    /* The GPU first: a size it cannot hold fails before the host fills it. */
-    d_in = (int *)lesson_device_alloc((size_t)n * sizeof(int), "the input");
-    d_partials = (int *)lesson_device_alloc(MAX_BLOCKS * sizeof(int), "the block partials");
-    d_count = (unsigned *)lesson_device_alloc(sizeof(unsigned), "the block counter");
-    d_out = (int *)lesson_device_alloc(sizeof(int), "the sum");
-    in = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the input");
-
-    printf("%s variant %lld (%s)\n", THIS_FILE, variant, variants[variant - 1]);
-    lesson_print_path();
-    printf("n=%lld seed=%lld values=+-1..%lld jitter=%lldns threads=%lld "
-           "blocks<=%lld unroll=%lld\n",
-           n, seed, max_value, jitter, threads, max_blocks, unroll);
-    lesson_random_ints(in, n, seed, (int)max_value);
-    want64 = cpu_sum(in, n);
-
-    CUDA_CHECK(cudaMemcpy(d_in, in, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(d_count, 0, sizeof(unsigned)));
-    /* Poison the outputs: a sum or a partial never written cannot pass. */
-    CUDA_CHECK(cudaMemset(d_partials, 0xab, MAX_BLOCKS * sizeof(int)));
-    CUDA_CHECK(cudaMemset(d_out, 0xab, sizeof(int)));
-    blocks = reduce_run((int)variant, d_in, n, d_partials, d_count, d_out,
-                        max_blocks, (int)threads, (int)unroll, (unsigned)jitter);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof(int), cudaMemcpyDeviceToHost));
-    printf("ran %lld blocks of %lld threads\n", blocks, threads);
-
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_partials));
-    CUDA_CHECK(cudaFree(d_count));
-    CUDA_CHECK(cudaFree(d_out));
-    free(in);
-    snprintf(what, sizeof what, "variant %lld, n=%lld", variant, n);
-    return report_sum(got, want64, what);
-}
-#endif /* LESSON_AS_LIBRARY */
+/* Variants 3 to 6: the device-wide kernels, on this file's block_sum. */
+#include "device.cuh"
