@@ -31,15 +31,15 @@ while [ $# -gt 0 ]; do
 done
 races=0 bad=0
 case "$k" in
-    1|2) races=1 ;;
-    3) bad=2 ;;
-    5) echo "HANG detected: lanes 16-31 spun 9 cycles on a flag while lanes 0-15 waited in __syncwarp(0xffffffff)"
+    1|tree|2|transpose) races=1 ;;
+    3|around) bad=2 ;;
+    5|hang) echo "HANG detected: lanes 16-31 spun 9 cycles on a flag while lanes 0-15 waited in __syncwarp() for them"
        exit 3 ;;
 esac
 [ "$races" = 0 ] || echo "warpsim: race on shared s[1]: lane 1 writes it and lane 0 reads it"
 [ "$bad" = 0 ] || echo "warpsim: bad shuffle: lane 1 reads lane 2, outside the mask"
 summary="warpsim: $races races, 0 hangs, $bad warp-primitive errors, 0 uninitialized reads, 0 memory errors (model $model, seed 1)"
-if [ "$model" = lockstep ] && [ "$k" != 3 ]; then
+if [ "$model" = lockstep ] && [ "$k" != 3 ] && [ "$k" != around ]; then
     echo "result: ok (stand-in)"; echo "$summary"; exit 0
 fi
 echo "result: WRONG (5 of 8 lanes wrong)"
@@ -58,7 +58,7 @@ EOF_
     for prog in sync legacy; do
         run "$L/build/$prog" --help
         assert_success
-        for opt in --size --seed --jitter --threads --variant --watchdog --help; do
+        for opt in --size --seed --jitter --threads --variant --watchdog --sleepers --dump --help; do
             assert_output --partial -- "$opt"
         done
         for demo in "1  tree:" "2  transpose:" "3  around:" "4  converged:" "5  hang:"; do
@@ -71,7 +71,8 @@ EOF_
 @test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
     need_nvcc
     for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 0" "-k 6" \
-                "-k bogus" "--variant=nope" "-c 3" "-w 10" "-n" "-k" "-s 1x"; do
+                "-k bogus" "--variant=nope" "-c 3" "-w 10" "-n" "-k" "-s 1x" \
+                "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$L/build/legacy" $args
         echo "args: $args -> $stderr"
@@ -86,13 +87,13 @@ EOF_
 }
 
 @test "a demonstration chosen by name runs exactly as the same one chosen by number" {
-    need_nvcc
-    run --separate-stderr "$L/build/sync" -k 2 -n 100
+    make -s --no-print-directory -C "$L" emu >/dev/null
+    run --separate-stderr "$L/build/emu/sync" -k 2 -n 100
     local by_number=$output status_number=$status
     assert_line --index 0 --partial 'sync.cu demonstration 2 (transpose:'
     for form in "-k transpose" "--variant transpose" "--variant=transpose"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/sync" $form -n 100
+        run --separate-stderr "$L/build/emu/sync" $form -n 100
         assert_equal "$status" "$status_number"
         assert_equal "$output" "$by_number"
     done
@@ -121,7 +122,7 @@ EOF_
     run "$L/build/legacy" -k transpose -n 100000 -j 200
     echo "$output"
     assert_failure 1
-    assert_line --partial '(read before it was written)'
+    assert_line --partial ': read before it was written'
     assert_line --regexp '^result: WRONG \([1-9][0-9]* of 100000 lanes wrong\)$'
 }
 
@@ -131,7 +132,7 @@ EOF_
     run timeout 30 "$L/build/legacy" -k hang
     echo "$output"
     assert_failure 3
-    assert_line --regexp '^HANG detected: lanes 16-31 spun [0-9]+ cycles on a flag while lanes 0-15 waited in __syncwarp\(0xffffffff\)'
+    assert_line --regexp '^HANG detected: lanes 16-31 spun [0-9]+ cycles on a flag while lanes 0-15 waited in __syncwarp\(\) for them'
     [ $((SECONDS - start)) -lt 10 ]
 }
 
@@ -140,10 +141,10 @@ EOF_
     run "$L/check.sh" --target emu --sync "$BATS_TEST_TMPDIR/sync" --legacy "$BATS_TEST_TMPDIR/legacy"
     echo "$output"
     assert_success
-    assert_line --regexp '^ok 1 - sync: tree n=1 jitter=0ns matches CPU$'
+    assert_line --regexp '^ok 1 - sync: tree n=1000 jitter=200ns, even lanes sleeping, matches CPU$'
     assert_line --regexp '^ok [0-9]+ - legacy: tree: lanes read slots their partners have already rewritten \(even lanes sleep 200ns'
     assert_line --regexp '^ok [0-9]+ - legacy: transpose: lanes load slots before their owners store them'
-    assert_line --regexp "^ok [0-9]+ - legacy: around: the odd lanes' shuffle reads values"
+    assert_line --regexp "^ok [0-9]+ - legacy: around: each side's mask-less shuffle reads lanes of the other side"
     assert_line --regexp '^ok [0-9]+ - legacy: converged: the ballot after __syncwarp\(\) counts half a warp'
     assert_line --regexp '^ok [0-9]+ - legacy: hang: .* the watchdog ends it within 10 s$'
     if grep -q '^emulate()' "$REPO/scripts/checklib.sh"; then
@@ -174,7 +175,7 @@ EOF_
     assert_success
     refute_line --partial 'legacy'
     refute_line --regexp '^ok [0-9]+ - sync: (tree|transpose|around|hang) '
-    assert_line --regexp '^ok 1 - sync: converged n=1 jitter=0ns matches CPU$'
+    assert_line --regexp '^ok 1 - sync: converged n=1000 jitter=200ns, upper lanes sleeping, matches CPU$'
 }
 
 @test "make check passes, on the GPU or on warpsim where there is none" {
@@ -183,4 +184,93 @@ EOF_
 
 @test "make check SRC= checks a learner's copy of sync.cu" {
     assert_src_check_passes 03-syncwarp-races
+}
+
+# ---- the harness: lesson files hold device code only ----------------------
+
+@test "legacy.cu and sync.cu hold device code only: no main, no host calls, no jitter" {
+    assert_device_only 03-syncwarp-races
+    run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$L/exercise.cu"
+    assert_failure 1
+}
+
+@test "on warpsim every legacy bug shows with its sleepers and each race is gone under lockstep" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    local v=$L/build/verify e=$L/build/emu/legacy
+    WARPSIM_MODEL=its run "$v" "$e" -k tree -n 2048 -j 200 --sleepers even
+    echo "$output"
+    assert_failure 1
+    assert_line 'result: WRONG (64 of 64 warp sums wrong)'
+    WARPSIM_MODEL=lockstep run "$v" "$e" -k tree -n 2048 -j 200 --sleepers even
+    assert_success
+    WARPSIM_MODEL=its run "$v" "$e" -k transpose -n 2048 -j 200
+    echo "$output"
+    assert_failure 1
+    assert_line --partial ': read before it was written'
+    WARPSIM_MODEL=lockstep run "$v" "$e" -k transpose -n 2048 -j 200
+    assert_success
+    WARPSIM_MODEL=its run "$v" "$e" -k converged -n 2048 -j 200 --sleepers upper
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^right after __syncwarp\(\), 2048 of 2048 lanes saw __activemask\(\) != 0xffffffff'
+    WARPSIM_MODEL=lockstep run "$v" "$e" -k converged -n 2048 -j 200 --sleepers upper
+    assert_success
+    WARPSIM_MODEL=lockstep run "$v" "$e" -k around -n 2048
+    assert_failure 1
+    WARPSIM_MODEL=its run "$v" "$e" -k hang -n 256 -w 100000
+    echo "$output"
+    assert_failure 3
+    assert_line --regexp '^HANG detected: lanes 16-31 spun [0-9]+ cycles on a flag while lanes 0-15 waited in __syncwarp\(\)'
+}
+
+@test "build/verify gives the verdict: a result line the program prints is only its words" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    run "$L/build/verify" "$L/build/emu/sync" -k around -n 1000 -j 200
+    echo "$output"
+    assert_success
+    assert_line 'result: ok (0 of 1000 lanes wrong)'
+    assert_equal "$(grep -c '^result:' <<<"$output")" 1
+    run "$L/build/verify" "$FIXTURES/right.sh" -n 1000
+    echo "$output"
+    assert_failure 1
+    assert_line --partial 'verify: right.sh exited 0 without writing its results'
+    assert_line 'result: WRONG (no results written)'
+    run "$L/build/verify" "$L/build/emu/legacy" -k hang -n 64 -w 100000
+    assert_failure 3
+    run "$L/build/verify" "$L/build/emu/sync" -k 6
+    assert_failure 2
+}
+
+@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
+    assert_wrong_fixes_rejected 03-syncwarp-races
+}
+
+@test "the exercise's starter fails on its tree only, and its fix, sync.cu's tree, passes" {
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$L/exercise.cu" DEMO="transpose around converged hang" CHECK_FIRST_FAIL=1
+    echo "$output"
+    assert_success
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$L/exercise.cu" DEMO=tree CHECK_FIRST_FAIL=1
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^# locate: warpsim: race on shared shmem\[[0-9]+\]: .* at exercise\.cu:[0-9]+'
+}
+
+@test "a check of a file whose kernel never ends ends within 60 s on warpsim" {
+    SECONDS=0
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$L/wrong/hang-spins.cu"
+    echo "$output"
+    assert_failure
+    [ "$SECONDS" -lt 60 ] || fail "took ${SECONDS}s"
+    assert_line --regexp '^# locate: HANG detected: .* at hang-spins\.cu:[0-9]+'
+}
+
+@test "on the pre-Volta path around and hang are not run, with the reason (stand-ins)" {
+    SANITIZER=none run "$L/check.sh" --target gpu --sync "$FIXTURES/pre-volta.sh" --legacy "$FIXTURES/pre-volta.sh"
+    echo "$output"
+    assert_success
+    assert_line --partial '# around: not run on the pre-Volta path'
+    assert_line --partial '# hang: not run on the pre-Volta path'
+    refute_line --regexp '^(not )?ok [0-9]+ - .*(around|hang)'
+    assert_line --regexp '^ok [0-9]+ - legacy: tree: right on the pre-Volta path'
+    assert_line --regexp '^ok [0-9]+ - legacy: converged: right on the pre-Volta path'
 }
