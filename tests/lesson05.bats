@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# Lesson 05 (aggregated atomics): build, command line, benchmark scripts, checker.
+# Lesson 05 (aggregated atomics): build, command line, benchmark scripts,
+# the harness, the checker and its wrong fixes.
 
 setup_file() {
     load helper
@@ -26,14 +27,15 @@ setup() {
         assert_output --partial 'exit status'
     done
     run "$L/build/sync" --help
-    assert_line --partial '2  a counter per queue: __match_any_sync'
-    run "$L/build/cg" --help
-    assert_line --partial '1  one counter: cg::coalesced_threads()'
+    assert_line --partial '3  queues: a counter per queue (-q up to 32), members grouped by __match_any_sync'
+    assert_output --partial -- '--sleepers PATTERN'
+    assert_output --partial -- '--dump FILE'
 }
 
 @test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
     need_nvcc
-    for args in "-n 0" "-p 101" "-p -1" "-q 0" "-q 33" "-k 4" "-k 1 -q 2" "-b 100" "--bogus" "-q"; do
+    for args in "-n 0" "-p 101" "-p -1" "-q 0" "-q 33" "-k 5" "-k 1 -q 2" "-b 100" "--bogus" "-q" \
+                "--sleepers bogus" "-k bogus"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$L/build/sync" $args
         echo "args: $args -> $stderr"
@@ -45,12 +47,12 @@ setup() {
     run --separate-stderr "$L/build/legacy" -k 2 -q 4
     assert_failure 2
     assert_equal "$stderr" "legacy: variant 2 fills one queue only: use -q 1 (got 4)"
-    run --separate-stderr "$L/build/cg" -k 4
+    run --separate-stderr "$L/build/cg" -k 5
     assert_failure 2
-    assert_equal "$stderr" "cg: --variant must be between 1 and 3 (got 4)"
-    run --separate-stderr "$L/build/cg" -k 3 -q 4
+    assert_equal "$stderr" "cg: --variant must be between 1 and 4 (got 5)"
+    run --separate-stderr "$L/build/cg" -k 1 -q 4
     assert_failure 2
-    assert_equal "$stderr" "cg: variant 3 fills one queue only: use -q 1 (got 4)"
+    assert_equal "$stderr" "cg: variant 1 fills one queue only: use -q 1 (got 4)"
 }
 
 @test "the benchmark programs explain themselves and reject bad arguments with exit 2" {
@@ -120,7 +122,7 @@ setup() {
 
 @test "the sync version compacts right on the GPU, under jitter too" {
     need_gpu
-    run "$L/build/sync" -n 100000 -j 200 -k 2 -q 4
+    run "$L/build/verify" "$L/build/sync" -n 100000 -j 200 -k 3 -q 4
     assert_success
     assert_line --regexp '^result: ok \(0 slots empty, 0 elements twice, 0 missing, 0 stray, 0 of 4 counters wrong\)$'
 }
@@ -131,4 +133,72 @@ setup() {
 
 @test "make check SRC= checks a learner's copy of sync.cu" {
     assert_src_check_passes 05-aggregated-atomics
+}
+
+# ---- the harness: lesson files hold device code only ----------------------
+
+@test "legacy.cu, sync.cu and cg.cu hold device code only: no main, no host calls, no jitter" {
+    assert_device_only 05-aggregated-atomics
+    run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$L/cg.cu"
+    echo "cg.cu: $output"
+    assert_failure 1
+}
+
+@test "on warpsim the legacy variants are wrong under its with -j 200 and right under lockstep" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    WARPSIM_MODEL=its run "$L/build/verify" "$L/build/emu/legacy" -k broadcast -n 2048 -j 200 --sleepers leader
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^result: WRONG \([1-9][0-9]* slots empty, .* missing'
+    assert_line --regexp '^warpsim: race on shared published\[0\]: .* at legacy\.cu:[0-9]+'
+    WARPSIM_MODEL=its run "$L/build/verify" "$L/build/emu/legacy" -k group -n 2048 -j 200
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^result: WRONG \([1-9][0-9]* slots empty, .*, 1 of 1 counters wrong\)$'
+    for k in 1 2; do
+        WARPSIM_MODEL=lockstep run "$L/build/verify" "$L/build/emu/legacy" -k "$k" -n 2048 -j 200
+        echo "$output"
+        assert_success
+        assert_line 'result: ok (0 slots empty, 0 elements twice, 0 missing, 0 stray, 0 of 1 counters wrong)'
+    done
+}
+
+@test "on warpsim the opportunistic group (sync.cu variant 2) is right and clean under every model and sleeper pattern" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    for sleepers in odd even upper lower leader random; do
+        for model in lockstep its random; do
+            WARPSIM_MODEL=$model WARPSIM_ERROR_EXITCODE=99 run "$L/build/verify" "$L/build/emu/sync" -k group -n 2048 -j 200 --sleepers "$sleepers"
+            [ "$status" -eq 0 ] || { echo "$output"; fail "$model, $sleepers: exit status $status"; }
+            assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
+        done
+    done
+}
+
+@test "build/verify gives the verdict: a result line the program prints is only its words" {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    run "$L/build/verify" "$L/build/emu/sync" -n 1000 -j 200
+    echo "$output"
+    assert_success
+    assert_line 'result: ok (0 slots empty, 0 elements twice, 0 missing, 0 stray, 0 of 1 counters wrong)'
+    assert_equal "$(grep -c '^result:' <<<"$output")" 1
+    run "$L/build/verify" "$FIXTURES/right.sh" -n 1000
+    echo "$output"
+    assert_failure 1
+    assert_line --partial 'verify: right.sh exited 0 without writing its results'
+    assert_line 'result: WRONG (no results written)'
+    run "$L/build/verify" "$L/build/emu/sync" -n abc
+    assert_failure 2
+}
+
+@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
+    assert_wrong_fixes_rejected 05-aggregated-atomics
+}
+
+@test "the exercise's starter (legacy.cu as mine.cu) builds and fails the check at its first bug" {
+    cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$BATS_TEST_TMPDIR/mine.cu"
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^# locate: '
+    refute_line --partial 'error:'
 }

@@ -36,6 +36,8 @@ check_begin "$@"
 
 if [ "$TARGET" = gpu ]; then
     big=3000017          # a few million, not a multiple of 32 or of a block
+    # a student's file (--only-sync) has CHECK_BUDGET for all its runs
+    [ "$ONLY_SYNC" = 0 ] || big=300007
     qn=100003            # with queues: -q 32 writes 32 * n slots
     legacy_n=3000017
 else
@@ -76,7 +78,7 @@ right_or_reported() {
 # compacts NAME BIN VARIANT: the expectations every right version meets.
 compacts() {
     local name=$1 bin=$2 variant=$3 n j q p threads sleepers seed=1
-    for n in 1 31 32 33 1000 "$big"; do
+    for n in 1 32 33 1000 "$big"; do
         for j in 0 "$jitter"; do
             right_or_reported "$name" "$bin" "$variant" "$j" \
                 "n=$n jitter=${j}ns every slot written once" -n "$n" -j "$j" -s "$seed"
