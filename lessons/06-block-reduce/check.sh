@@ -244,8 +244,8 @@ if [ "$TARGET" = gpu ]; then
         for k in "${sanitized[@]}"; do
             sanitize racecheck clean "$SYNC_NAME: variant $k racecheck finds no hazard" \
                 "$SYNC" -k "$k" -n 100003 -b 1024 -g 8
-            sanitize memcheck clean "$SYNC_NAME: variant $k memcheck is clean" \
-                "$SYNC" -k "$k" -n 100003 -g 16
+            sanitize memcheck clean "$SYNC_NAME: variant $k memcheck is clean (1024 threads: 32 warps' partials)" \
+                "$SYNC" -k "$k" -n 100003 -b 1024 -g 16
             sanitize synccheck clean "$SYNC_NAME: variant $k synccheck is clean" \
                 "$SYNC" -k "$k" -n 100003 -g 16
         done
