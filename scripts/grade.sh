@@ -53,14 +53,14 @@ record() {
 for dir in "$@"; do
     name=$(basename "$dir")
     max=$((max + 10))
-    case "$file" in /*) src=$file ;; *) src=$dir/$file ;; esac
-    if [ ! -f "$src" ]; then
+    case "$file" in /*) path=$file ;; *) path=$dir/$file ;; esac
+    if [ ! -f "$path" ]; then
         line=$(printf '%-24s  0/10  (no %s: copy legacy.cu to %s and fix it)' "$name" "$file" "$file")
         printf '%s\n' "$line"
         record "$name" 0 "no $file: copy legacy.cu to $file and fix it"
         continue
     fi
-    "$make" --no-print-directory -s -C "$dir" check SRC="$src" >"$log" 2>&1
+    "$make" --no-print-directory -s -C "$dir" check SRC="$file" >"$log" 2>&1
     rc=$?
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
     where=$(grep -m 1 '^# locate: ' "$log" | sed 's/^# locate: //')
