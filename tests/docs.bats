@@ -280,6 +280,22 @@ PY
     [ -z "$output" ]
 }
 
+@test "a web-only block is left out of a lesson's handout and kept in the workbook" {
+    t=$BATS_TEST_TMPDIR
+    cp "$REPO/docs/style.css" "$t/"
+    printf '%s\n' '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' \
+        '<link rel="stylesheet" href="style.css"></head><body><p>always here</p>' \
+        '<div class="web-only"><p>appendix text</p></div></body></html>' >"$t/a.html"
+    sed 's/<body>/<body class="workbook">/' "$t/a.html" >"$t/b.html"
+    "$REPO/docs/build.sh" --print "$t/a.html" "$t/a.pdf"
+    "$REPO/docs/build.sh" --print "$t/b.html" "$t/b.pdf"
+    run pdftotext "$t/a.pdf" -
+    assert_output --partial 'always here'
+    refute_output --partial 'appendix text'
+    run pdftotext "$t/b.pdf" -
+    assert_output --partial 'appendix text'
+}
+
 @test "make doctor runs anywhere, says what each target will do, and exits 0" {
     run make --no-print-directory -C "$REPO" doctor
     assert_success
