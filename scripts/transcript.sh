@@ -61,7 +61,8 @@ mkdir -p "$(dirname "$file")"
     echo "# commit: $commit"
     echo
 } >"$file"
+start=$(date +%s)
 "$@" 2>&1 | tee -a "$file"
 rc=${PIPESTATUS[0]}
-printf '\n# exit status: %d\n' "$rc" >>"$file"
+printf '\n# exit status: %d; wall time: %d s\n' "$rc" "$(( $(date +%s) - start ))" >>"$file"
 exit "$rc"

@@ -13,7 +13,7 @@ setup() {
     HEAD_SHORT=$(git -C "$T" rev-parse --short HEAD)
 }
 
-@test "a transcript holds the command, the machine, the commit, the output and the exit status" {
+@test "a transcript holds the command, the machine, the commit, the output, the exit status and the wall time" {
     cd "$T"
     run ./transcript.sh out.txt sh -c 'echo hello; exit 3'
     assert_failure 3
@@ -24,7 +24,7 @@ setup() {
     assert_line --regexp '^# date: [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC$'
     assert_line "# commit: $HEAD_SHORT"
     assert_line 'hello'
-    assert_line '# exit status: 3'
+    assert_line --regexp '^# exit status: 3; wall time: [0-9]+ s$'
 }
 
 @test "a tree that differs from its commit says so; COMMIT names the commit instead" {
