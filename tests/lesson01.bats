@@ -154,3 +154,23 @@ setup() {
     run make --no-print-directory -C "$L" run ARGS="-n abc"
     assert_failure 2
 }
+
+@test "on the GPU target every run, the sanitizer's too, goes through build/verify" {
+    # warpsim builds stand in for GPU programs, a script for compute-sanitizer
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/sanitize-check.sh" --target gpu --only-sync \
+        --name mine.cu --verify "$L/build/verify" --sync "$L/build/emu/sync"
+    echo "$output"
+    assert_success
+    assert_line 'ok 1 - mine.cu: racecheck finds no hazard'
+    assert_line 'ok 2 - mine.cu: n=1000 jitter=200ns matches CPU'
+    # a file that prints a passing verdict fails there too, sanitizer run included
+    make -s --no-print-directory -C "$L" check EMU=1 SRC=wrong/prints-verdict.cu >/dev/null 2>&1 || true
+    SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/sanitize-check.sh" --target gpu --only-sync \
+        --name prints-verdict.cu --verify "$L/build/verify" --sync "$L/build/emu/mine"
+    echo "$output"
+    assert_failure 1
+    assert_line 'not ok 1 - prints-verdict.cu: racecheck finds no hazard'
+    assert_line --partial 'verify: mine exited 0 without writing its results'
+    refute_line --regexp '^ok '
+}
