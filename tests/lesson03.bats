@@ -245,7 +245,7 @@ EOF_
     assert_wrong_fixes_rejected 03-syncwarp-races
 }
 
-@test "the exercise's starter fails on its tree only, and its fix, sync.cu's tree, passes" {
+@test "the exercise's starter passes every demonstration but its tree, which is rejected at the racing line" {
     run make --no-print-directory -C "$L" check EMU=1 SRC="$L/exercise.cu" DEMO="transpose around converged hang" CHECK_FIRST_FAIL=1
     echo "$output"
     assert_success

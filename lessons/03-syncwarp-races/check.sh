@@ -86,7 +86,7 @@ done
 for demo in "${DEMO_SELECTED[@]}"; do
     if [ "$PRE_VOLTA" = 1 ] && { [ "$demo" = around ] || [ "$demo" = hang ]; }; then continue; fi
     sl=$(sleepers "$demo")
-    sizes=(1 31 33 "$big")
+    sizes=(1 33 "$big")
     [ "$demo" != hang ] || sizes=(1 33 "$hang_n")
     seed=1
     for n in "${sizes[@]}"; do
