@@ -245,7 +245,7 @@ $out"
     cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
     run make --no-print-directory -C "$L" check EMU=1 SRC="$BATS_TEST_TMPDIR/mine.cu"
     assert_failure
-    assert_line --regexp '^not ok 1 - sync: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
+    assert_line --regexp '^not ok 1 - mine.cu: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
 }
 
 @test "make bench reports warpsim's memory accesses per second for each model" {
@@ -256,4 +256,94 @@ $out"
         assert_line --regexp "^$model +8 +64 +[0-9]+ +[0-9.]+ +[0-9.]+$"
         assert_line --regexp "^$model +32 +64 +[0-9]+ +[0-9.]+ +[0-9.]+$"
     done
+}
+
+# python3's XML parser, then what the picture must hold.
+svg_ok() {
+    python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as E
+root = E.parse(sys.argv[1]).getroot()
+assert root.tag.endswith('svg'), root.tag
+PY
+}
+
+@test "warpsim --trace draws lockstep beside its: well-formed SVG naming the lanes, the lines and the race at both accesses" {
+    local svg=$BATS_TEST_TMPDIR/race.svg
+    run "$W" --trace "$svg" --trace-models lockstep,its "$T/detect" -k 1
+    echo "$output"
+    assert_success
+    run svg_ok "$svg"
+    echo "$output"
+    assert_success
+    run cat "$svg"
+    assert_output --partial 'model lockstep: warp 0 of block 0 in race_warp'
+    assert_output --partial 'model its: warp 0 of block 0 in race_warp'
+    assert_output --partial '>lane</text>'
+    assert_output --partial '>31</text>'
+    assert_output --partial 'detect.cu:19 (lanes 0-31)'
+    assert_output --partial 'detect.cu:22 (lane 0)'
+    assert_output --partial 'race 1 on s[1]: lane 1 writes at detect.cu:19, lane 0 reads at detect.cu:22'
+    assert_output --partial 'Legend'
+    # the race's mark at both accesses, in each of the two pictures
+    [ "$(grep -o '<use href="#its-race"' "$svg" | wc -l)" -eq 3 ]   # two marks and the legend's
+    [ "$(grep -o '<use href="#lockstep-race"' "$svg" | wc -l)" -eq 3 ]
+    [ ! -e "${svg%.svg}.lockstep.part.svg" ]
+    [ "$(stat -c %s "$svg")" -lt 60000 ]
+}
+
+@test "WARPSIM_TRACE draws a program run by itself: shuffles as arrows, ballots as a strip, sleeps, barriers" {
+    local k svg
+    for k in 8 11 19 28; do
+        svg=$BATS_TEST_TMPDIR/k$k.svg
+        WARPSIM_TRACE=$svg WARPSIM_MODEL=its "$T/detect" -k "$k" >/dev/null 2>&1 || true
+        run svg_ok "$svg"
+        echo "case $k: $output"
+        assert_success
+        [ "$(stat -c %s "$svg")" -lt 60000 ]
+    done
+    # a full-mask __shfl_sync(v, 0): 31 arrows from lane 0 (and the legend's)
+    [ "$(grep -c 'marker-end="url(#its-arrow)"' "$BATS_TEST_TMPDIR/k8.svg")" -eq 32 ]
+    grep -qF '__shfl_sync(0xffffffff) at detect.cu:63' "$BATS_TEST_TMPDIR/k8.svg"
+    grep -qF 'lanes 0-31 met; last in: lane 31' "$BATS_TEST_TMPDIR/k8.svg"
+    grep -qF '__ballot_sync(0x0000ffff) at detect.cu:92' "$BATS_TEST_TMPDIR/k11.svg"
+    grep -qF 'ballot 0x0000' "$BATS_TEST_TMPDIR/k11.svg"
+    grep -qF '__syncthreads() at detect.cu:' "$BATS_TEST_TMPDIR/k19.svg"
+    grep -qF '>zz ' "$BATS_TEST_TMPDIR/k28.svg"
+}
+
+@test "--trace-steps bounds the picture; --trace-block and --trace-warp choose the warp" {
+    local svg=$BATS_TEST_TMPDIR/big.svg
+    run "$W" --trace "$svg" --trace-steps 64 --trace-block 1 --trace-warp 3 "$T/bench" -n 4 -r 8
+    echo "$output"
+    assert_success
+    run svg_ok "$svg"
+    assert_success
+    grep -qF 'warp 3 of block 1 in churn' "$svg"
+    grep -qF 'stopped after --trace-steps lane steps' "$svg"
+    [ "$(stat -c %s "$svg")" -lt 20000 ]
+}
+
+@test "bad trace settings are one line and exit 2" {
+    for args in "--trace x.png" "--trace-warp 32" "--trace-steps 5" "--trace-block x" \
+                "--trace-models lockstep,moon --trace t.svg" "--trace-models its"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$W" $args "$T/detect" -k 1
+        echo "args: $args -> $stderr"
+        assert_failure 2
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" '^warpsim: '
+    done
+}
+
+@test "a program not built for warpsim is named in one line, exit 126" {
+    run --separate-stderr "$W" /bin/true
+    assert_failure 126
+    assert_equal "$stderr" "warpsim: /bin/true is not built for warpsim (build it with make emu, or make check on a machine without a GPU)"
+    command -v nvcc >/dev/null || skip "nvcc not found: the GPU build case needs it"
+    printf 'int main(void) { return 77; }\n' >"$BATS_TEST_TMPDIR/gpu.cu"
+    nvcc -arch=sm_90 "$BATS_TEST_TMPDIR/gpu.cu" -o "$BATS_TEST_TMPDIR/gpu"
+    run --separate-stderr "$W" "$BATS_TEST_TMPDIR/gpu"
+    assert_failure 126
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" 'gpu is not built for warpsim'
 }

@@ -1,8 +1,9 @@
 /*
  * warpsim.h - the CUDA names a lesson source needs, for the C compiler.
  *
- * warpsim runs a lesson's legacy.cu or sync.cu on the CPU: gcc compiles the
- * file as C (gnu11) with WARPSIM defined and with -fsanitize=thread, whose
+ * warpsim runs a lesson's legacy.cu or sync.cu on the CPU: gcc or clang
+ * compiles the file as C (gnu11) at -O0 with WARPSIM defined and with
+ * -fsanitize=thread, whose
  * instrumentation reports every memory access to warpsim (src/tsan.c), and
  * links it with libwarpsim.a instead of libtsan. Each thread of a block is a
  * coroutine; a scheduling model decides which lane runs at each memory

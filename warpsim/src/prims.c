@@ -342,6 +342,19 @@ static void complete(ws_lane *l0, unsigned group)
             break;
         }
     }
+    if (l0->warp == ws.trace_warp) {
+        signed char src[32];
+        for (i = 0; i < 32; i++) {
+            int valid = 0, s = -1;
+            if (i < w->n && (group >> i & 1) && l0->kind >= WK_SHFL_IDX &&
+                l0->kind <= WK_SHFL_XOR) {
+                const ws_lane *m = &ws.lanes[w->base + i];
+                s = shfl_source(m->kind, i, m->arg, m->width, &valid);
+            }
+            src[i] = (signed char)(valid && s != i ? s : -1);
+        }
+        ws_trace_complete(l0, group, src, ballot);
+    }
     for (i = 0; i < w->n; i++) {
         ws_lane *m = &ws.lanes[w->base + i];
         if (!(group >> i & 1))
@@ -452,6 +465,8 @@ static void collective(ws_lane *l, int kind, unsigned mask, uint64_t val, int si
     l->site = pc;
     l->sites |= site_bit(pc);
     l->arrived = ws_lane_clock(l);
+    if (l->warp == ws.trace_warp)
+        ws_trace_arrive(l);
     if (!(mask >> l->lane & 1)) {
         if (ws_report_once(WR_PRIM, pc, 0x5e1f, 0))
             ws_say("bad mask: %s calls %s(0x%08x) at %s with a mask that does not name "
@@ -613,6 +628,8 @@ static void complete_barrier(ws_lane *l0)
         ws_note("%s threads of block %u had exited before __syncthreads() at %s; exited "
                 "threads need not arrive", who, ws.block_id, ws_where_fl(l0->file, l0->line));
     }
+    if (ws.trace_warp >= 0)
+        ws_trace_barrier(l0);
     ws.gen++;
     ws.bar_waiting = 0;
     for (i = 0; i < ws.nthreads; i++) {
@@ -658,6 +675,8 @@ static int barrier(int op, int pred, const char *file, int line, uintptr_t pc)
     l->site = pc;
     l->sites |= site_bit(pc);
     l->arrived = ws_lane_clock(l);
+    if (l->warp == ws.trace_warp)
+        ws_trace_arrive(l);
     ws_set_state(l, WS_WAIT_BLOCK);
     ws.bar_waiting++;
     if (ws_cfg.model != WS_LOCKSTEP && ws.bar_waiting == ws.live)
@@ -685,6 +704,8 @@ void ws_nanosleep(unsigned ns, const char *file, int line)
     ws_lane *l = need_lane("__nanosleep", file, line);
     ws_lane_sleep(l, ns);
     ws_point(pc);
+    if (l->warp == ws.trace_warp)
+        ws_trace_sleep(l, ns);
     if (ws_cfg.model == WS_ITS && ns > 0 && l->state == WS_RUNNING)
         ws_yield();             /* a sleeping lane lets the others go ahead */
 }

@@ -31,7 +31,8 @@
 #include "ws_internal.h"
 
 ws_settings ws_cfg = {
-    WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (uint64_t)1 << 20, (size_t)1 << 30, 0, 0
+    WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (uint64_t)1 << 20, (size_t)1 << 30, 0, 0,
+    NULL, 1, 0, 0, 400
 };
 cudaError_t ws_last_error = cudaSuccess;
 
@@ -59,6 +60,11 @@ static void read_settings(void)
         case WS_SET_SPIN_LIMIT: ws_cfg.spin_limit = n; break;
         case WS_SET_STEP_LIMIT: ws_cfg.step_limit = n; break;
         case WS_SET_VERBOSE: ws_cfg.verbose = (int)n; break;
+        case WS_SET_TRACE: ws_cfg.trace = v; break;
+        case WS_SET_TRACE_LAUNCH: ws_cfg.trace_launch = n; break;
+        case WS_SET_TRACE_BLOCK: ws_cfg.trace_block = n; break;
+        case WS_SET_TRACE_WARP: ws_cfg.trace_warp = (int)n; break;
+        case WS_SET_TRACE_STEPS: ws_cfg.trace_steps = (int)n; break;
         default: ws_cfg.stats = (int)n; break;
         }
     }
@@ -176,6 +182,7 @@ void ws_summary(void)
         return;
     summary_done = 1;
     fflush(stdout);
+    ws_trace_write();
     if (ws_cfg.model == WS_ITS && ws_cfg.order != WS_FORWARD)
         snprintf(order, sizeof order, ", order %s", ws_order_names[ws_cfg.order]);
     if (ws_cfg.stats) {
@@ -201,6 +208,9 @@ void ws_summary(void)
 }
 
 /* ---- entry ----------------------------------------------------------- */
+
+/* What the driver looks for in a program before it runs it (driver.c). */
+__attribute__((used)) const char ws_program_mark[] = "warpsim-program:" "libwarpsim";
 
 int ws_main(int argc, char **argv);
 

@@ -264,6 +264,8 @@ void ws_point(uintptr_t pc)
     ws_lane *l = ws.cur, *c = NULL;
     l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
     l->pc = pc;
+    if (l->warp == ws.trace_warp)
+        ws_trace_point(l, pc);
     ws.steps++;
     if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
         l->spin_epoch = ws.progress_step;
@@ -490,6 +492,7 @@ static void start_block(void)
     }
     ws.block_stamp++;
     ws_shadow_block_start();
+    ws_trace_block_start();
 }
 
 static double now_seconds(void)

@@ -41,6 +41,17 @@ const ws_setting ws_settings_table[WS_NSETTINGS] = {
                          "use 0 or 1" },
     [WS_SET_STATS] = { "WARPSIM_STATS", "--stats", NULL, WS_T_FLAG, NULL, 0, 1, 0,
                        "use 0 or 1" },
+    [WS_SET_TRACE] = { "WARPSIM_TRACE", "--trace", NULL, WS_T_TEXT, NULL, 0, 0, 0,
+                       "the picture's file name must end in .svg" },
+    [WS_SET_TRACE_LAUNCH] = { "WARPSIM_TRACE_LAUNCH", "--trace-launch", NULL, WS_T_COUNT,
+                              NULL, 1, ~0ULL, 0, "the launch must be a number from 1" },
+    [WS_SET_TRACE_BLOCK] = { "WARPSIM_TRACE_BLOCK", "--trace-block", NULL, WS_T_COUNT,
+                             NULL, 0, 0x7fffffffULL, 0,
+                             "the block must be a number from 0 (blockIdx, x fastest)" },
+    [WS_SET_TRACE_WARP] = { "WARPSIM_TRACE_WARP", "--trace-warp", NULL, WS_T_COUNT, NULL,
+                            0, 31, 0, "the warp must be a number from 0 to 31" },
+    [WS_SET_TRACE_STEPS] = { "WARPSIM_TRACE_STEPS", "--trace-steps", NULL, WS_T_COUNT,
+                             NULL, 16, 20000, 1, "the steps drawn must be from 16 to 20000" },
 };
 
 /* Parses an unsigned number with an optional K, M or G suffix (binary) when
@@ -80,6 +91,11 @@ int ws_setting_parse(const ws_setting *s, const char *value, unsigned long long 
     case WS_T_FLAG:
         *out = strcmp(value, "0") != 0;
         return 0;
+    case WS_T_TEXT: {
+        size_t n = strlen(value);
+        *out = 0;
+        return n > 4 && !strcmp(value + n - 4, ".svg") ? 0 : -1;
+    }
     default:
         if (ws_parse_count(value, s->suffixes, out) != 0 || *out < s->min || *out > s->max)
             return -1;

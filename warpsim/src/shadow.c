@@ -302,6 +302,11 @@ static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t 
     const rec *x = prev, *y = cur;
     uint32_t lo = prev->pc < cur->pc ? prev->pc : cur->pc;
     uint32_t hi = prev->pc < cur->pc ? cur->pc : prev->pc;
+    if (ws.trace_warp >= 0) {
+        ws_mem_name(addr, size, name, sizeof name);
+        ws_trace_race(prev->tid, prev->block, prev->pc, prev->flags & WS_ACC_WRITE,
+                      cur->tid, cur->pc, cur->flags & WS_ACC_WRITE, name);
+    }
     if (!ws_report_once(WR_RACE, lo, hi, 0))
         return;
     if (ws_counts[WR_RACE] > 10 && !ws_cfg.verbose) {

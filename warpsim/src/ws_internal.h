@@ -12,6 +12,7 @@
  *   runtime.c  the host runtime (cudaMalloc ...), settings, faults, main
  *   settings.c the settings table and number parsing (the driver shares it)
  *   hang.c     hang and livelock diagnosis: who waits where for whom
+ *   trace.c    the picture of one warp's run (--trace FILE.svg)
  *
  * warpsim's own sources are compiled without instrumentation; only the
  * lesson file calls the hooks.
@@ -45,6 +46,9 @@ typedef struct ws_settings {
     uint64_t step_limit;          /* steps of one thread before a livelock */
     size_t memory_limit;
     int verbose, stats;
+    const char *trace;            /* the picture's file, or NULL */
+    uint64_t trace_launch, trace_block;   /* which launch (from 1) and block */
+    int trace_warp, trace_steps;  /* which warp; how many lane steps are drawn */
 } ws_settings;
 
 extern ws_settings ws_cfg;
@@ -158,6 +162,7 @@ typedef struct ws_run {
     ws_ctx sched;
     ws_lane *next;                /* random: the lane to run next */
     uint64_t steps, idle_steps;   /* idle: steps since the block last progressed */
+    int trace_warp;               /* the warp being drawn in this block, or -1 */
     uint64_t progress_step;       /* steps when the block last progressed */
     /* statistics */
     uint64_t accesses, total_steps, launches, blocks_run;
@@ -231,6 +236,19 @@ uint32_t ws_sync_now(void);
 void ws_sync_fence(ws_lane *l);
 void ws_sync_atomic(ws_lane *l, uintptr_t addr, int wrote);
 int ws_sync_ordered(uint32_t block, uint32_t tid, uint32_t since, const ws_lane *l);
+
+/* ---- the picture (trace.c) ------------------------------------------ */
+
+void ws_trace_block_start(void);             /* sets ws.trace_warp */
+void ws_trace_point(const ws_lane *l, uintptr_t pc);
+void ws_trace_arrive(const ws_lane *l);      /* in a collective or __syncthreads */
+void ws_trace_sleep(const ws_lane *l, uint64_t ns);
+void ws_trace_complete(const ws_lane *l0, unsigned group, const signed char *src,
+                       unsigned ballot);      /* a collective of the traced warp */
+void ws_trace_barrier(const ws_lane *l0);     /* __syncthreads completes */
+void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
+                   unsigned tid_b, uint32_t pc_b, int write_b, const char *name);
+void ws_trace_write(void);
 
 /* ---- reports (report.c) --------------------------------------------- */
 
