@@ -23,13 +23,13 @@
  *   hands the base to the others with __shfl_sync(members, ...), which waits
  *   for every member however late it comes, and each lane adds its rank
  *   among the members below it.
- * Variant 2, group: the opportunistic form (the NVIDIA blog's atomicAggInc,
- *   what cg::coalesced_threads() does): the group is whoever __activemask()
- *   finds here together, and the count, the ranks, the leader and the
- *   broadcast mask all come from that one mask. Whoever is here, the group
- *   reserves exactly its own slots: right under any schedule. (On a GPU with
- *   CUDA 13.0 it can lose slots under delays: a ptxas bug, see
- *   investigation/README.md.)
+ * Variant 2, group: the opportunistic form (the NVIDIA blog's atomicAggInc
+ *   for one counter; what cg::coalesced_threads() does): the group is
+ *   whoever __activemask() finds here together, and the count, the ranks,
+ *   the leader and the broadcast mask all come from that one mask. Whoever
+ *   is here, the group reserves exactly its own slots: right under any
+ *   schedule. (On a GPU with CUDA 13.0 it can lose slots under delays: a
+ *   ptxas bug, see investigation/README.md.)
  * Variant 3, queues: one counter per queue; __match_any_sync splits the
  *   members by queue and each queue's leader adds for its lanes.
  * Variant 4, plain: one atomicAdd per lane, left to the compiler, which
