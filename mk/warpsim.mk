@@ -27,6 +27,7 @@
 #   $(call ws_build,SOURCE,OUTPUT[,EXTRA FLAGS])      one source, one program
 #   $(call ws_compile,SOURCE,OBJECT[,EXTRA FLAGS])    one translation unit
 #   $(call ws_link,OBJECTS,OUTPUT)                    link against libwarpsim.a
+#                                                     (shared_head.o first)
 
 WS_DIR := $(TOP)/warpsim
 WS_B ?= build
@@ -49,5 +50,9 @@ WS_PROG_FLAGS := -std=gnu11 -DWARPSIM -Dmain=ws_main -I$(TOP)/include \
                  -Wall -Wextra
 WS_DEPS = $(WS_LIB) $(WS_DIR)/include/warpsim.h $(TOP)/include/lesson.h
 ws_compile = $(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS) $(3) -x c -c $(1) -o $(2)
-ws_link = $(WS_CC) $(1) $(WS_LIB) -lm -o $(2)
+# shared_head.o (built with the library) comes before the program's objects:
+# its red zone is then the start of the section ws_shared, and s[-1] on the
+# first __shared__ array lands in it.
+WS_HEAD = $(WS_DIR)/$(WS_B)/shared_head.o
+ws_link = $(WS_CC) $(WS_HEAD) $(1) $(WS_LIB) -lm -o $(2)
 ws_build = $(call ws_compile,$(1),$(2).o,$(3)) && $(call ws_link,$(2).o,$(2)) && rm -f $(2).o

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ typedef struct func { uintptr_t start, end; } func;
 static ws_var *vars;
 static int nvars;
 static uintptr_t below_shared;    /* end of the last object before ws_shared */
-extern char __start_ws_shared[] __attribute__((weak));
+extern char shared_start[] WS_SHARED_START __attribute__((weak));
 static func *funcs;
 static int nfuncs;
 
@@ -83,6 +84,29 @@ static int by_addr(const void *a, const void *b)
 {
     uintptr_t x = ((const ws_var *)a)->addr, y = ((const ws_var *)b)->addr;
     return x < y ? -1 : x > y;
+}
+
+/*
+ * The source name of a static's symbol: gcc names a function's static s
+ * "s.N", clang "function.s" (and "function.s.N" when there are several).
+ * Drops a leading "function." (when a letter or _ follows the dot), then a
+ * trailing ".N".
+ */
+static void var_name(const char *sym, char *out, size_t len)
+{
+    const char *dot = strchr(sym, '.');
+    char *end;
+    size_t n;
+    if (dot && dot[1] && !isdigit((unsigned char)dot[1]))
+        sym = dot + 1;
+    snprintf(out, len, "%s", sym);
+    end = strrchr(out, '.');
+    if (end && end[1]) {
+        for (n = 1; isdigit((unsigned char)end[n]); n++)
+            ;
+        if (!end[n])
+            *end = '\0';
+    }
 }
 
 /* Reads the symbol tables once: ws_shared's objects and every function. */
@@ -138,7 +162,7 @@ static void load(void)
         for (k = 0; k < n; k++) {
             int type = ELF64_ST_TYPE(s[k].st_info);
             if (type == STT_OBJECT && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF &&
-                __start_ws_shared && bias + s[k].st_value < (uintptr_t)__start_ws_shared &&
+                shared_start && bias + s[k].st_value < (uintptr_t)shared_start &&
                 bias + s[k].st_value + s[k].st_size > below_shared)
                 below_shared = bias + s[k].st_value + s[k].st_size;
             if (type == STT_FUNC && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF) {
@@ -146,16 +170,12 @@ static void load(void)
                 funcs[nfuncs].end = funcs[nfuncs].start + s[k].st_size;
                 nfuncs++;
             } else if (shared_idx >= 0 && s[k].st_shndx == shared_idx && type == STT_OBJECT) {
-                char *dot;
                 if (!strcmp(str + s[k].st_name, "ws_shared_tail") ||
                     !strcmp(str + s[k].st_name, "ws_shared_head"))
                     continue;           /* red zones (shadow.c), not variables */
                 vars[nvars].addr = bias + s[k].st_value;
                 vars[nvars].size = s[k].st_size;
-                snprintf(vars[nvars].name, sizeof vars[nvars].name, "%s", str + s[k].st_name);
-                dot = strchr(vars[nvars].name, '.');
-                if (dot)
-                    *dot = '\0';
+                var_name(str + s[k].st_name, vars[nvars].name, sizeof vars[nvars].name);
                 nvars++;
             }
         }

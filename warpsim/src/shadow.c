@@ -72,15 +72,15 @@ uintptr_t ws_shared_lo, ws_shared_len, ws_shared_used, ws_arena_lo, ws_arena_len
  * whatever follows the section. */
 #define TAIL_BYTES 256
 static char ws_shared_tail[TAIL_BYTES]
-    __attribute__((section("ws_shared"), aligned(16), used));
+    __attribute__((section(WS_SHARED_SECTION), aligned(16), used));
 
 /* For each byte of the section, the __shared__ variable holding it (its
  * index + 1 in image.c's table), 0 for a gap or the red zone. */
 static uint16_t *sh_owner;
 static const ws_var *sh_vars;
 static int sh_nvars;
-extern char __start_ws_shared[] __attribute__((weak));
-extern char __stop_ws_shared[] __attribute__((weak));
+extern char shared_start[] WS_SHARED_START __attribute__((weak));
+extern char shared_stop[] WS_SHARED_STOP __attribute__((weak));
 
 static gran *sh_shadow;
 static gran **chunks;
@@ -92,9 +92,9 @@ static size_t arena_size, bump, live_bytes;
 void ws_shadow_init(void)
 {
     int i;
-    if (__start_ws_shared && (uintptr_t)__stop_ws_shared > (uintptr_t)__start_ws_shared) {
-        ws_shared_lo = (uintptr_t)__start_ws_shared;
-        ws_shared_len = (uintptr_t)__stop_ws_shared - ws_shared_lo;
+    if (shared_start && (uintptr_t)shared_stop > (uintptr_t)shared_start) {
+        ws_shared_lo = (uintptr_t)shared_start;
+        ws_shared_len = (uintptr_t)shared_stop - ws_shared_lo;
     }
     ws_shared_used = ws_shared_len;
     if ((uintptr_t)ws_shared_tail + TAIL_BYTES == ws_shared_lo + ws_shared_len)
