@@ -13,10 +13,9 @@
 #
 # The ARCH programs run through small scripts that exec qemu, so that the
 # checkers need no change. `cross-check.sh clang` does the same with clang
-# on this machine (build/clang, no qemu) against the native gcc build; as
-# clang names a function's static s "function.s" where gcc has "s.N",
-# the comparison leaves shared variables' names out until the reports
-# strip clang's prefix.
+# on this machine (build/clang, no qemu) against the native gcc build,
+# variable names included (the reports name clang's "function.s" and gcc's
+# "s.N" both s).
 #
 # Settings (environment): CROSS_CC (ARCH-linux-gnu-gcc; clang), QEMU
 # (qemu-ARCH; none: run directly), QEMU_LD_PREFIX (/usr/ARCH-linux-gnu),
@@ -35,9 +34,9 @@ esac
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 if [ "$arch" = clang ]; then
-    cc=${CROSS_CC:-clang} qemu=${QEMU:-none} names=0
+    cc=${CROSS_CC:-clang} qemu=${QEMU:-none}
 else
-    cc=${CROSS_CC:-$arch-linux-gnu-gcc} qemu=${QEMU:-qemu-$arch} names=1
+    cc=${CROSS_CC:-$arch-linux-gnu-gcc} qemu=${QEMU:-qemu-$arch}
 fi
 sysroot=${QEMU_LD_PREFIX:-/usr/$arch-linux-gnu}
 lessons=${LESSONS:-01-shfl-reduction 03-syncwarp-races}
@@ -71,11 +70,6 @@ wrap() {
     done
 }
 
-# norm: the output, with shared and global variables' names left out
-# where they may differ (clang).
-norm() {
-    if [ $names = 1 ]; then cat; else sed -E 's/(shared|global) [A-Za-z_0-9.]+\[/\1 VAR[/g'; fi
-}
 
 say "# building warpsim natively and for $arch ($cc)"
 make -s --no-print-directory -C "$here" all tests >/dev/null || exit 2
@@ -93,7 +87,6 @@ same() {
     shift
     n_out=$(env "${envs[@]}" timeout 60 "$here/build/tests/$name" "$@" 2>&1); n_rc=$?
     x_out=$(env "${envs[@]}" timeout 120 "$here/$B/run/$name" "$@" 2>&1); x_rc=$?
-    n_out=$(norm <<<"$n_out") x_out=$(norm <<<"$x_out")
     if [ "$n_out" != "$x_out" ] || [ $n_rc -ne $x_rc ]; then
         fail "$name $* (${envs[*]}): native exit $n_rc, $arch exit $x_rc"
         diff <(printf '%s\n' "$n_out") <(printf '%s\n' "$x_out") | head -n 10 | sed 's/^/#   /'
