@@ -109,30 +109,37 @@ static const char *fault_what(int sig, int code)
  * the launch fails and the program's CUDA_CHECK stops it. A signal outside
  * kernel code, or a second one while reporting, kills the program as usual.
  */
+/* A kernel's lane failed: "warpsim: WHAT in kernel K: lane ... AT", the
+ * summary, and the status of a failed kernel (1, or --error-exitcode N).
+ * runtime.c's signal handler and tsan.c's division check both end here. */
+void ws_kernel_fault(const ws_lane *l, const char *what, const char *at)
+{
+    char who[160];
+    fflush(stdout);
+    ws_counts[WR_MEM]++;
+    fprintf(stderr, "warpsim: %s in kernel %s: %s %s\n", what, ws.kernel,
+            ws_who(l, who, sizeof who), at);
+    ws_summary();
+    fflush(NULL);
+    _exit(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     static volatile sig_atomic_t busy;
     ws_lane *l = ws.cur;
-    char who[160], at[200];
+    char at[240];
     uintptr_t pc = fault_pc(uc);
     if (l && !busy) {
+        int n;
         busy = 1;
-        fflush(stdout);
-        ws_counts[WR_MEM]++;
         if (pc)
-            snprintf(at, sizeof at, "at %s", ws_where(pc + 1));
+            n = snprintf(at, sizeof at, "at %s", ws_where(pc + 1));
         else
-            snprintf(at, sizeof at, "after %s", ws_lane_where(l));
-        if (sig == SIGFPE || sig == SIGILL)
-            fprintf(stderr, "warpsim: %s in kernel %s: %s %s\n", fault_what(sig, si->si_code),
-                    ws.kernel, ws_who(l, who, sizeof who), at);
-        else
-            fprintf(stderr, "warpsim: %s in kernel %s: %s %s touches address %p\n",
-                    fault_what(sig, si->si_code), ws.kernel, ws_who(l, who, sizeof who),
-                    at, si->si_addr);
-        ws_summary();
-        fflush(NULL);
-        _exit(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
+            n = snprintf(at, sizeof at, "after %s", ws_lane_where(l));
+        if (sig != SIGFPE && sig != SIGILL && n > 0 && (size_t)n < sizeof at)
+            snprintf(at + n, sizeof at - (size_t)n, " touches address %p", si->si_addr);
+        ws_kernel_fault(l, fault_what(sig, si->si_code), at);
     }
     signal(sig, SIG_DFL);
     raise(sig);

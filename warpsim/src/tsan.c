@@ -271,19 +271,12 @@ void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs)
     const ubsan_div *d = data;
     const char *file = d->loc.file ? d->loc.file : "?", *slash = strrchr(file, '/');
     ws_lane *l = ws.cur;
-    char who[160];
+    char at[200];
     (void)lhs;
     if (!l)
         return;
-    fflush(stdout);
-    ws_counts[WR_MEM]++;
-    fprintf(stderr, "warpsim: %s in kernel %s: %s at %s:%u\n",
-            rhs ? "integer overflow in a division" : "integer division by zero",
-            ws.kernel, ws_who(l, who, sizeof who), slash ? slash + 1 : file,
-            (unsigned)d->loc.line);
-    ws_summary();
-    fflush(NULL);
-    _exit(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
+    snprintf(at, sizeof at, "at %s:%u", slash ? slash + 1 : file, (unsigned)d->loc.line);
+    ws_kernel_fault(l, rhs ? "integer overflow in a division" : "integer division by zero", at);
 }
 
 void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs);

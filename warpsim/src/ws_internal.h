@@ -268,6 +268,8 @@ const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len); /* 
 const char *ws_ranges(unsigned mask, char *buf, size_t len);   /* "0-15, 17" */
 const char *ws_who(const ws_lane *l, char *buf, size_t len); /* sched.c */
 void ws_summary(void);                       /* runtime.c */
+void ws_kernel_fault(const ws_lane *l, const char *what, const char *at)
+    __attribute__((noreturn));               /* runtime.c: a lane failed */
 void ws_report_init(void);
 void ws_report_close(void);
 
