@@ -351,7 +351,9 @@ static void complete(ws_lane *l0, unsigned group)
                 const ws_lane *m = &ws.lanes[w->base + i];
                 s = shfl_source(m->kind, i, m->arg, m->width, &valid);
             }
-            src[i] = (signed char)(valid && s != i ? s : -1);
+            /* a lane outside the group (poison): 32 + the lane */
+            src[i] = (signed char)(!valid || s == i || s < 0 ? -1 :
+                                   s < w->n && (group >> s & 1) ? s : 32 + s);
         }
         ws_trace_complete(l0, group, src, ballot);
     }

@@ -282,20 +282,21 @@ static void legend(FILE *f, const char *id, int y)
             x + 338, y - 1, x + 360, y);
     y += 16;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"10\" fill=\"#e4e4e4\" "
-            "stroke=\"#000\"/><text x=\"%d\" y=\"%d\">warp collective (band over the lanes "
-            "that met)</text>\n", x, y - 9, x + 30, y);
+            "stroke=\"#000\"/><text x=\"%d\" y=\"%d\">warp collective completes (band over "
+            "the lanes that met)</text>\n", x, y - 9, x + 30, y);
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"24\" height=\"10\" fill=\"url(#%s-hatch)\" "
             "stroke=\"#000\" stroke-dasharray=\"4,2\"/><text x=\"%d\" y=\"%d\">__syncthreads"
             "</text>\n", x + 330, y - 9, id, x + 360, y);
     y += 16;
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" "
             "marker-end=\"url(#%s-arrow)\"/><text x=\"%d\" y=\"%d\">shuffle: from the "
-            "source lane to the lane that reads it</text>\n", x, y - 4, x + 22, y - 4, id,
-            x + 30, y);
+            "source lane to the lane that reads it; dashed: a lane outside the mask or exited "
+            "(a poison value)</text>\n", x, y - 4, x + 22, y - 4, id, x + 30, y);
+    y += 16;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"7\" height=\"8\" fill=\"#000\"/>"
             "<rect x=\"%d\" y=\"%d\" width=\"7\" height=\"8\" fill=\"#fff\" stroke=\"#000\"/>"
-            "<text x=\"%d\" y=\"%d\">ballot bit 1 / 0</text>\n", x + 330, y - 9, x + 340,
-            y - 9, x + 360, y);
+            "<text x=\"%d\" y=\"%d\">ballot bit 1 / 0 (a strip over the lanes)</text>\n", x, y - 9,
+            x + 10, y - 9, x + 30, y);
     y += 16;
     fprintf(f, "<use href=\"#%s-race\" x=\"%d\" y=\"%d\"/><text x=\"%d\" y=\"%d\">a race "
             "warpsim reported, at both accesses (numbered; listed above)</text></g>\n",
@@ -331,7 +332,7 @@ void ws_trace_write(void)
     }
     rowy[rows] = y;
     width = LEFT + 32 * COLW + RIGHT;
-    height = y + 20 + 16 * (nraces + 1) + 90;
+    height = y + 20 + 16 * (nraces + 1) + 110;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
@@ -376,8 +377,10 @@ void ws_trace_write(void)
                     lo = b;
                 hi = b;
             }
-        y0 = rowy[e->first_row] + 2;
-        y1 = rowy[e->row] + rowh[e->row] - 2;
+        /* the band is the completion's row: the waits up to it are the
+         * lanes' dotted lines above */
+        y0 = rowy[e->row] + 1;
+        y1 = rowy[e->row] + rowh[e->row] - 1;
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" "
                 "fill-opacity=\"0.8\" stroke=\"#000\"%s/>\n", LEFT + lo * COLW + 1, y0,
                 (hi - lo + 1) * COLW - 2, y1 - y0, e->type == EV_BAR ? hatch : "#e4e4e4",
@@ -471,8 +474,9 @@ void ws_trace_write(void)
             if (e->src[b] >= 0 && e->type == EV_DONE && e->kind >= WK_SHFL_IDX &&
                 e->kind <= WK_SHFL_XOR)
                 fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" "
-                        "stroke-width=\"0.7\" marker-end=\"url(#%s-arrow)\"/>\n",
-                        lx(e->src[b]), yc + 10, lx(b), yc + rowh[e->row] - 4, id);
+                        "stroke-width=\"0.7\"%s marker-end=\"url(#%s-arrow)\"/>\n",
+                        lx(e->src[b] & 31), yc + 10, lx(b), yc + rowh[e->row] - 4,
+                        e->src[b] >= 32 ? " stroke-dasharray=\"3,2\"" : "", id);
             if (e->type == EV_DONE && e->kind == WK_BALLOT)
                 fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"8\" fill=\"%s\" "
                         "stroke=\"#000\"/>\n", lx(b) - 5, yc + 12,
