@@ -117,7 +117,7 @@ static __device__ inline vec4i load4(const vec4i *__restrict__ p, int load)
  * This thread's share of the sum of in[0..n): a grid-stride loop over
  * 16-byte vectors that issues `unroll` independent loads before it adds
  * any, then the last n % 4 ints, one each in the first threads of the grid.
- * in must be 16-byte aligned (cudaMalloc's pointers are). unroll (1, 2, 4,
+ * in must be 16-byte aligned (the runtime's allocations are). unroll (1, 2, 4,
  * 8 or 16) and load (a LOAD_ kind) are constants in each kernel that calls
  * this.
  */
