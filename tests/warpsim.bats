@@ -347,3 +347,32 @@ PY
     assert_equal "${#stderr_lines[@]}" 1
     assert_regex "$stderr" 'gpu is not built for warpsim'
 }
+
+@test "docs/pictures.sh draws a lesson's demonstrations from real runs, and rejects bad usage" {
+    local out=$BATS_TEST_TMPDIR/pictures f
+    run "$REPO/docs/pictures.sh" -o "$out" 01
+    echo "$output"
+    assert_success
+    assert_line '01-shfl-reduction-tree.svg: Lesson 01: the volatile tree reduction, odd lanes sleeping 200 ns (legacy.cu: lockstep | its)'
+    assert_line --regexp '^pictures.sh: 4 pictures in '
+    for f in 01-shfl-reduction-tree.svg 01-shfl-reduction-tree.sync.svg \
+             01-shfl-reduction-shfl.svg 01-shfl-reduction-shfl.sync.svg; do
+        run svg_ok "$out/$f"
+        assert_success
+        [ "$(stat -c %s "$out/$f")" -lt 120000 ]
+    done
+    grep -qF 'model lockstep: warp 0 of block 0' "$out/01-shfl-reduction-tree.svg"
+    grep -qF 'model its: warp 0 of block 0' "$out/01-shfl-reduction-tree.svg"
+    grep -q 'race 1 on [a-z_]*\[' "$out/01-shfl-reduction-tree.svg"
+    run grep -c 'race 1 on' "$out/01-shfl-reduction-tree.sync.svg"
+    assert_output 0
+    run "$REPO/docs/pictures.sh" --bogus
+    assert_failure 2
+    printf '01-shfl-reduction | nothing\n' >"$BATS_TEST_TMPDIR/bad.list"
+    run "$REPO/docs/pictures.sh" -l "$BATS_TEST_TMPDIR/bad.list" -o "$out"
+    assert_failure 2
+    printf '99-nowhere | x | -n 1 | a lesson that is not there\n' >"$BATS_TEST_TMPDIR/missing.list"
+    run "$REPO/docs/pictures.sh" -l "$BATS_TEST_TMPDIR/missing.list" -o "$out"
+    assert_failure 1
+    assert_line --partial 'pictures.sh: 99-nowhere x: no '
+}
