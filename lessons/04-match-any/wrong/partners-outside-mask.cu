@@ -1,4 +1,4 @@
-/* wrong: the per-lane fallback asks all 32 lanes for their key, lanes outside the mask included */
+/* wrong: the per-group fallback starts from all 32 lanes instead of the lanes of mask, so it asks lanes outside the mask for their key */
 /*
  * sync.cu - lesson 04, the corrected version: grouping the lanes of a warp
  * by key with __match_any_sync, and the fallback for GPUs that lack the
@@ -65,10 +65,12 @@ __device__ unsigned match_any_per_lane(unsigned mask, unsigned key)
     unsigned group = 0;
     int j;
     for (j = 0; j < 32; j++) {
-        unsigned theirs = __shfl_sync(mask, key, j);
-        unsigned same = __ballot_sync(mask, theirs == key);
-        if (j == LANE())
-            group = same;
+        if (mask & (1u << j)) {
+            unsigned theirs = __shfl_sync(mask, key, j);
+            unsigned same = __ballot_sync(mask, theirs == key);
+            if (j == LANE())
+                group = same;
+        }
     }
     return group;
 }
@@ -82,7 +84,7 @@ __device__ unsigned match_any_per_lane(unsigned mask, unsigned key)
  */
 __device__ unsigned match_any_per_group(unsigned mask, unsigned key)
 {
-    unsigned left = mask, group = 0;
+    unsigned left = FULL_MASK, group = 0;
     while (left != 0) {
         int offerer = __ffs(left) - 1;
         unsigned theirs = __shfl_sync(mask, key, offerer);
