@@ -303,6 +303,9 @@ PY
     assert_output --partial 'make docs'
     assert_line --regexp '^  nvcc '
     assert_line --regexp '^  GPU '
+    assert_line --regexp '^  make pascal '
+    assert_line --regexp '^  make compat '
+    assert_line --regexp '^  make grade '
 }
 
 @test "make test JUNIT=dir asks bats for a JUnit report" {
