@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "ws_internal.h"
 
 enum { EV_STEP, EV_DONE, EV_BAR };
@@ -232,6 +233,22 @@ static int *rowh;
 
 static int lx(int lane) { return LEFT + lane * COLW + COLW / 2; }
 
+/* A line from (x1,y1) to (x2,y2) with its head drawn as a triangle (no SVG
+ * marker: WeasyPrint does not turn them). */
+static void arrow(FILE *f, int x1, int y1, int x2, int y2, int dashed)
+{
+    double dx = x2 - x1, dy = y2 - y1, n = sqrt(dx * dx + dy * dy), ux, uy;
+    if (n < 1)
+        n = 1;
+    ux = dx / n;
+    uy = dy / n;
+    fprintf(f, "<path d=\"M%d %dL%.1f %.1f\" stroke=\"#000\" stroke-width=\"0.7\"%s/>"
+            "<path d=\"M%d %dL%.1f %.1fL%.1f %.1fz\"/>\n", x1, y1, x2 - 5 * ux, y2 - 5 * uy,
+            dashed ? " stroke-dasharray=\"3,2\"" : "", x2, y2,
+            x2 - 6 * ux - 2.5 * uy, y2 - 6 * uy + 2.5 * ux, x2 - 6 * ux + 2.5 * uy,
+            y2 - 6 * uy - 2.5 * ux);
+}
+
 static void esc(FILE *f, const char *s)
 {
     for (; *s; s++)
@@ -288,10 +305,10 @@ static void legend(FILE *f, const char *id, int y)
             "stroke=\"#000\" stroke-dasharray=\"4,2\"/><text x=\"%d\" y=\"%d\">__syncthreads"
             "</text>\n", x + 330, y - 9, id, x + 360, y);
     y += 16;
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" "
-            "marker-end=\"url(#%s-arrow)\"/><text x=\"%d\" y=\"%d\">shuffle: from the "
-            "source lane to the lane that reads it; dashed: a lane outside the mask or exited "
-            "(a poison value)</text>\n", x, y - 4, x + 22, y - 4, id, x + 30, y);
+    arrow(f, x, y - 4, x + 22, y - 4, 0);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">shuffle: from the source lane to the lane that "
+            "reads it; dashed: a lane outside the mask or exited (a poison value)</text>\n",
+            x + 30, y);
     y += 16;
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"7\" height=\"8\" fill=\"#000\"/>"
             "<rect x=\"%d\" y=\"%d\" width=\"7\" height=\"8\" fill=\"#fff\" stroke=\"#000\"/>"
@@ -340,14 +357,12 @@ void ws_trace_write(void)
     fprintf(f, "<title>warpsim: warp %d of block %llu, launch %llu (%s), model %s</title>\n",
             ws_cfg.trace_warp, (unsigned long long)ws_cfg.trace_block,
             (unsigned long long)ws_cfg.trace_launch, seen ? kname : "none", id);
-    fprintf(f, "<defs><marker id=\"%s-arrow\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
-            "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\"/>"
-            "</marker><pattern id=\"%s-hatch\" width=\"6\" height=\"6\" "
+    fprintf(f, "<defs><pattern id=\"%s-hatch\" width=\"6\" height=\"6\" "
             "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" "
             "height=\"6\" fill=\"#f4f4f4\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
             "stroke=\"#999\" stroke-width=\"2\"/></pattern><g id=\"%s-race\"><circle r=\"6\" "
             "fill=\"#fff\" stroke=\"#000\" stroke-width=\"2\"/><path d=\"M-4,-4 L4,4 M4,-4 L-4,4\" "
-            "stroke=\"#000\" stroke-width=\"2\"/></g></defs>\n", id, id, id);
+            "stroke=\"#000\" stroke-width=\"2\"/></g></defs>\n", id, id);
     fprintf(f, "<style>.c{font-size:8px;text-anchor:end}</style>\n");
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
     fprintf(f, "<text x=\"8\" y=\"18\" font-size=\"14\" font-weight=\"bold\">model %s: "
@@ -426,9 +441,9 @@ void ws_trace_write(void)
             fprintf(f, "\"/>\n");
         }
     }
-    /* a step on the lane's line: a dot; one that moves to a new line: its number */
-    fprintf(f, "<path fill=\"none\" stroke=\"#000\" stroke-width=\"3\" "
-            "stroke-linecap=\"round\" d=\"");
+    /* a step on the lane's line: a dot; one that moves to a new line: its
+     * number on a white patch (no paint-order halo: WeasyPrint lacks it) */
+    fprintf(f, "<path fill=\"#000\" d=\"");
     for (lane = 0; lane < 32; lane++) {
         int prevline = -1;
         for (i = 0; i < nev; i++) {
@@ -436,12 +451,23 @@ void ws_trace_write(void)
             if (e->type != EV_STEP || e->lane != lane)
                 continue;
             if (e->line == prevline)
-                fprintf(f, "M%d %dh0", lx(lane), rowy[e->row] + ROWH / 2);
+                fprintf(f, "M%d %dh3v3h-3z", lx(lane) - 1, rowy[e->row] + ROWH / 2 - 1);
             prevline = e->line;
         }
     }
-    fprintf(f, "\"/>\n<g font-size=\"7\" text-anchor=\"middle\" stroke=\"#fff\" "
-            "stroke-width=\"2.5\" paint-order=\"stroke\">\n");
+    fprintf(f, "\"/>\n<path fill=\"#fff\" d=\"");
+    for (lane = 0; lane < 32; lane++) {
+        int prevline = -1;
+        for (i = 0; i < nev; i++) {
+            const tev *e = &evs[i];
+            if (e->type != EV_STEP || e->lane != lane)
+                continue;
+            if (e->line != prevline)
+                fprintf(f, "M%d %dh14v8h-14z", lx(lane) - 7, rowy[e->row] + ROWH / 2 - 4);
+            prevline = e->line;
+        }
+    }
+    fprintf(f, "\"/>\n<g font-size=\"7\" text-anchor=\"middle\">\n");
     for (lane = 0; lane < 32; lane++) {
         int prevline = -1;
         for (i = 0; i < nev; i++) {
@@ -473,10 +499,8 @@ void ws_trace_write(void)
                 continue;
             if (e->src[b] >= 0 && e->type == EV_DONE && e->kind >= WK_SHFL_IDX &&
                 e->kind <= WK_SHFL_XOR)
-                fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" "
-                        "stroke-width=\"0.7\"%s marker-end=\"url(#%s-arrow)\"/>\n",
-                        lx(e->src[b] & 31), yc + 10, lx(b), yc + rowh[e->row] - 4,
-                        e->src[b] >= 32 ? " stroke-dasharray=\"3,2\"" : "", id);
+                arrow(f, lx(e->src[b] & 31), yc + 10, lx(b), yc + rowh[e->row] - 3,
+                      e->src[b] >= 32);
             if (e->type == EV_DONE && e->kind == WK_BALLOT)
                 fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"8\" fill=\"%s\" "
                         "stroke=\"#000\"/>\n", lx(b) - 5, yc + 12,
