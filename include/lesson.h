@@ -20,8 +20,9 @@
  *   LEGACY_SHFL(), LEGACY_SHFL_DOWN(), LEGACY_BALLOT(), LEGACY_ANY(),
  *   LEGACY_ALL()                          the mask-less primitives of CUDA 8:
  *                                         the real ones below compute
- *                                         capability 7.0, what they amount to
- *                                         (whoever is active) from 7.0 on
+ *                                         capability 7.0; from 7.0 on, where
+ *                                         those are unavailable, the common
+ *                                         (wrong) port with __activemask()
  *   PRE_VOLTA                             1 in device code built for
  *                                         __CUDA_ARCH__ < 700, else 0
  *   jitter_sleep(ns, sleeper)             an interleaving that independent
@@ -149,11 +150,15 @@ static inline void lesson_cuda_check(cudaError_t e, const char *what,
 
 /*
  * The mask-less warp primitives of CUDA 8 and older, as legacy code calls
- * them. Before compute capability 7.0 the real ones; CUDA 9 deprecated them
- * and compute_70 and newer lack __shfl and friends, so there they are
- * written out as what they amount to: the _sync form with whoever happens
- * to be active as its mask. Neither is right on a GPU with independent
- * thread scheduling.
+ * them. Below compute capability 7.0 these are the real ones. CUDA 9
+ * deprecated them, and for compute capability 7.0 and newer they are not
+ * available (CUDA C++ Programming Guide, warp shuffle and vote functions).
+ * From 7.0 on the macros expand to the common port, for instance
+ * __ballot_sync(__activemask(), p): a wrong port, not what the mask-less
+ * forms did, as __activemask() names only the lanes that happen to be
+ * converged at that moment. It is kept so that the lessons can show it
+ * failing. Neither form is right on a GPU with independent thread
+ * scheduling.
  */
 #if PRE_VOLTA
 #define LEGACY_SHFL(v, src)      __shfl((v), (src))
@@ -184,8 +189,8 @@ static __global__ void lesson_arch_kernel(int *arch)
 /*
  * Prints "path: ...": the code path the kernels of this program were built
  * for, and the GPU they run on. compute_60 PTX on a newer GPU is
- * JIT-compiled by the driver and still runs the pre-Volta path, with
- * pre-Volta (lockstep) thread scheduling.
+ * JIT-compiled by the driver and still runs the pre-Volta path: such code
+ * opts into pre-Volta thread scheduling (never a promise of lockstep).
  */
 static inline void lesson_print_path(void)
 {
@@ -785,7 +790,7 @@ static __device__ __forceinline__ T lesson_delay_after(T v)
 #define __reduce_xor_sync(...) LESSON_DELAYED(__reduce_xor_sync(__VA_ARGS__))
 #if PRE_VOLTA
 /* The real mask-less primitives below 7.0 are delay points too (from 7.0
- * on LEGACY_* expand to the _sync forms above). */
+ * on LEGACY_* expand to the __activemask() port, delayed above). */
 #undef LEGACY_SHFL
 #undef LEGACY_SHFL_DOWN
 #undef LEGACY_BALLOT
