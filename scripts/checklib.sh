@@ -142,9 +142,10 @@ check_begin() {
 
 # find_path: asks the program which code path its kernels run (--path) and
 # sets PRE_VOLTA=1 for the pre-Volta one: compute_60 code (make pascal),
-# which keeps the lanes of a warp in lockstep even on a new GPU. Checkers
+# which opts into pre-Volta thread scheduling even on a new GPU. Checkers
 # expect legacy code that fails under independent thread scheduling to be
-# right there, as it was on Pascal.
+# right there; lockstep was never a promise of the programming model, so a
+# right result there is reported, not counted as correctness.
 PRE_VOLTA=0
 find_path() {
     local line
@@ -443,13 +444,13 @@ expect_wrong() {
 # expect_its_bug SUBJECT BUG CMD...: a legacy bug that needs independent
 # thread scheduling to show. On the Volta-and-newer path (and on warpsim's
 # its model) it is `expect_wrong "SUBJECT BUG"`. On the pre-Volta path
-# (PRE_VOLTA=1: compute_60 code, whose warps stay in lockstep even on a new
-# GPU) the same run must be right, as the code was on Pascal: if it is not,
-# the checker's picture of the pre-Volta path is wrong, and it says so.
+# (PRE_VOLTA=1: compute_60 code, which opts into pre-Volta scheduling even
+# on a new GPU) the same run must be right: if it is not, the checker's
+# picture of the pre-Volta path is wrong, and it says so.
 expect_its_bug() {
     local subject=$1 bug=$2; shift 2
     if [ "$PRE_VOLTA" = 1 ]; then
-        expect_right "${subject%:}: right on the pre-Volta path, where the warp stays in lockstep as on Pascal (${*:2})" "$@"
+        expect_right "${subject%:}: right on the pre-Volta path, as pre-Volta scheduling makes it; that is not correctness (${*:2})" "$@"
     else
         expect_wrong "$subject $bug" "$@"
     fi
@@ -481,13 +482,14 @@ expect_hang() {
 
 # observe WHAT CMD...: runs a legacy program with no expectation (no ok
 # line) and says plainly what happened, luck included. On the pre-Volta
-# path a right result is what lockstep gives, which is no more a promise.
+# path a right result is what pre-Volta scheduling gives, which is no more
+# a promise.
 observe() {
     local what=$1 why='that is luck, not correctness'; shift
     [ -z "${CHECK_DEAD[$(program_of "$@")]+x}" ] || return 0
     run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
-    [ "$PRE_VOLTA" = 0 ] || why='lockstep, as on Pascal, made it right; that is still not correctness'
+    [ "$PRE_VOLTA" = 0 ] || why='pre-Volta scheduling made it right; that is not correctness'
     case "$RUN_RC" in
         0) diag "$what: matched the CPU ($(result_of)); $why" ;;
         1) diag "$what: wrong ($(result_of))" ;;
