@@ -45,6 +45,16 @@ xml_text() {
     printf '%s' "$s"
 }
 
+# starter_of DIR: the file a learner starts from: exercise.cu when the
+# lesson has one, else the file its README copies to mine.cu
+# (`cp FILE mine.cu`) when that exists, else legacy.cu.
+starter_of() {
+    local dir=$1 f
+    if [ -f "$dir/exercise.cu" ]; then echo exercise.cu; return; fi
+    f=$(sed -n 's/^cp \([A-Za-z0-9_.-]*\.cu\) mine\.cu\b.*/\1/p' "$dir/README.md" 2>/dev/null | head -n 1)
+    if [ -n "$f" ] && [ -f "$dir/$f" ]; then echo "$f"; else echo legacy.cu; fi
+}
+
 # record NAME POINTS OUTPUT: one lesson's result for the reports.
 record() {
     names+=("$1"); points_of+=("$2"); outputs+=("$3")
@@ -55,9 +65,10 @@ for dir in "$@"; do
     max=$((max + 10))
     case "$file" in /*) path=$file ;; *) path=$dir/$file ;; esac
     if [ ! -f "$path" ]; then
-        line=$(printf '%-24s  0/10  (no %s: copy legacy.cu to %s and fix it)' "$name" "$file" "$file")
+        start=$(starter_of "$dir")
+        line=$(printf '%-24s  0/10  (no %s: copy %s to %s and fix it)' "$name" "$file" "$start" "$file")
         printf '%s\n' "$line"
-        record "$name" 0 "no $file: copy legacy.cu to $file and fix it"
+        record "$name" 0 "no $file: copy $start to $file and fix it"
         continue
     fi
     "$make" --no-print-directory -s -C "$dir" check SRC="$file" >"$log" 2>&1

@@ -29,6 +29,23 @@ setup() {
     assert_line 'Score 0/10'
 }
 
+@test "a lesson with a starter names the starter, not legacy.cu, when the learner's file is missing" {
+    local t=$BATS_TEST_TMPDIR
+    mkdir -p "$t/98-exercise" "$t/97-readme" "$t/96-stale"
+    touch "$t/98-exercise/exercise.cu" "$t/98-exercise/legacy.cu"
+    touch "$t/97-readme/start.cu"
+    printf 'Fix it:\n\n```sh\ncp start.cu mine.cu   # edit mine.cu\n```\n' >"$t/97-readme/README.md"
+    printf 'cp gone.cu mine.cu\n' >"$t/96-stale/README.md"
+    run "$REPO/scripts/grade.sh" "$t/98-exercise" "$t/97-readme" "$t/96-stale"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^98-exercise +0/10  \(no mine.cu: copy exercise.cu to mine.cu and fix it\)$'
+    assert_line --regexp '^97-readme +0/10  \(no mine.cu: copy start.cu to mine.cu and fix it\)$'
+    assert_line --regexp '^96-stale +0/10  \(no mine.cu: copy legacy.cu to mine.cu and fix it\)$'
+    run "$REPO/scripts/grade.sh" "$REPO/lessons/03-syncwarp-races"
+    assert_line --partial '(no mine.cu: copy exercise.cu to mine.cu and fix it)'
+}
+
 @test "make grade prints where a lesson lost points and writes Gradescope's results.json" {
     local out=$BATS_TEST_TMPDIR/reports
     JUNIT=$out GRADE_FILE=wrong/leader-lane-31.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
