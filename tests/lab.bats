@@ -98,3 +98,20 @@ print("ok")' "$out/results.json"
     assert_success
     assert_line --regexp '^01-shfl-reduction +10/10 '
 }
+
+@test "make test ends with one line counting passed, failed and skipped tests, and keeps bats's exit status" {
+    # a clean environment: bats run inside bats would inherit its variables
+    # and its own folders in PATH
+    local path
+    path=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v bats | paste -sd:)
+    run env -i PATH="$path" HOME="$HOME" make --no-print-directory -C "$REPO" test TESTS=tests/fixtures/tap/mixed.bats
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^not ok 2 a test that fails$'
+    assert_equal "${lines[-2]}" '2 passed, 1 failed, 1 skipped'
+    assert_line --regexp '^make: \*\*\* .*test\] Error 1$'
+    run env -i PATH="$path" HOME="$HOME" make --no-print-directory -C "$REPO" test TESTS=tests/fixtures/tap/pass.bats
+    echo "$output"
+    assert_success
+    assert_equal "${lines[-1]}" '1 passed, 0 failed'
+}
