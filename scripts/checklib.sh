@@ -264,7 +264,35 @@ diag_failure() {
     local status=$1; shift
     printf '# locate: %s\n' "$(locate_line)"
     diag "$status" "command: $*"
+    [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
+    DRAW_HINT=
     diag_output 12
+}
+
+# draw_hint MODEL CMD...: sets DRAW_HINT to the one command that draws a
+# failing warpsim run of CMD as a picture (warpsim --trace): the warp of its
+# first report, or warp 0 of block 0. Empty when the driver is not built.
+WS_DRIVER_BIN=${WS_DRIVER_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/warpsim/build/warpsim}
+DRAW_HINT=
+draw_hint() {
+    local model=$1 prog where warp=0 block=0 driver; shift
+    DRAW_HINT=
+    [ -x "$WS_DRIVER_BIN" ] || return 0
+    where=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -oE 'warp [0-9]+ \(thread [0-9]+, block [0-9]+\)' | head -n 1)
+    if [ -n "$where" ]; then
+        warp=$(printf '%s' "$where" | sed -E 's/^warp ([0-9]+) .*/\1/')
+        block=$(printf '%s' "$where" | sed -E 's/.*block ([0-9]+)\)$/\1/')
+    else    # a race names its threads as (block B, warp W, lane L)
+        where=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -oE '\(block [0-9]+, warp [0-9]+, lane [0-9]+\)' | head -n 1)
+        if [ -n "$where" ]; then
+            block=$(printf '%s' "$where" | sed -E 's/^\(block ([0-9]+),.*/\1/')
+            warp=$(printf '%s' "$where" | sed -E 's/.*warp ([0-9]+),.*/\1/')
+        fi
+    fi
+    driver=$(realpath --relative-to=. "$WS_DRIVER_BIN" 2>/dev/null || printf '%s' "$WS_DRIVER_BIN")
+    [ "${#driver}" -le "${#WS_DRIVER_BIN}" ] || driver=$WS_DRIVER_BIN     # the shorter
+    prog=$(basename "$1")
+    DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*"
 }
 
 # program_of CMD...: the lesson program in a command (the first word that
@@ -399,6 +427,7 @@ expect_right() {
             if [ "$RUN_RC" -ne 0 ] || ! printf '%s\n' "$RUN_OUT" | grep -q '^result: ok'; then
                 note_dead "$@"
                 not_ok "$what"
+                draw_hint "$model" "$@"
                 diag_failure "under warpsim's $model model: exit status $RUN_RC: $(describe_rc "$RUN_RC")" \
                      "WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
                 return
@@ -562,6 +591,9 @@ emulate() {
             printf '# locate: %s\n' "$(locate_line)"
             diag "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
                  "warpsim: ${summary:-no summary}" "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
+            draw_hint "$model" "$@"
+            [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
+            DRAW_HINT=
             diag_output 12
             return
         fi

@@ -143,6 +143,25 @@ setup() {
     assert_equal "${lines[3]}" "# locate: warpsim: race on shared s[1]: thread 1 (block 0, warp 0, lane 1) writes it at legacy.cu:51 and thread 0 (block 0, warp 0, lane 0) reads it at legacy.cu:53; same warp"
 }
 
+@test "a failing run on warpsim comes with the one command that draws it" {
+    # a stand-in driver: only its being there matters
+    export WS_DRIVER_BIN=$BATS_TEST_TMPDIR/warpsim
+    printf '#!/bin/sh\nexit 0\n' >"$WS_DRIVER_BIN"; chmod +x "$WS_DRIVER_BIN"
+    run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line "# draw it: $WS_DRIVER_BIN --trace emu-legacy.sh-lockstep.svg --trace-block 0 --trace-warp 0 --model lockstep --seed 1 $FIXTURES/emu-legacy.sh"
+    # emulate's failures too, with the block and warp of the first report
+    run "$FIXTURES/emulate.sh" its clean --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line "# draw it: $WS_DRIVER_BIN --trace emu-legacy.sh-its.svg --trace-block 0 --trace-warp 0 --model its --seed 1 $FIXTURES/emu-legacy.sh"
+    # no driver, no line
+    WS_DRIVER_BIN=$BATS_TEST_TMPDIR/none run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
+    assert_failure 1
+    refute_line --partial '# draw it:'
+}
+
 @test "on warpsim, expect_wrong and observe run under the adversarial its model" {
     run "$FIXTURES/one-check.sh" wrong --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
     echo "$output"
