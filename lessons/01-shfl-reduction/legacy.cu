@@ -24,10 +24,11 @@
  * once per warp, then by the first warp over the warps' sums. Variant 2 is
  * the same two-level sum with the mask-less __shfl_down of CUDA 8: the real
  * one where the kernels are built below compute capability 7.0 (make pascal:
- * compute_60 PTX, pre-Volta scheduling even on a new GPU), else
- * __shfl_down_sync(__activemask(), ...), which trusts whoever is active.
- * Both are right on the pre-Volta path, as they were on Pascal; --path
- * tells which path a build runs.
+ * compute_60 PTX, which opts into pre-Volta scheduling even on a new GPU).
+ * From 7.0 on that call is unavailable, and the macro is the common, wrong
+ * port of it, __shfl_down_sync(__activemask(), ...), which trusts whoever
+ * is active. Both variants were right on the pre-Volta path, as on Pascal:
+ * observed, never promised. --path tells which path a build runs.
  */
 #include "lesson.h"
 
@@ -50,9 +51,10 @@ __device__ int warp_sum(volatile int *s, int v)
 /*
  * Variant 2: the shuffle reduction as CUDA 8 wrote it, with the mask-less
  * __shfl_down. LEGACY_SHFL_DOWN (lesson.h) is the real __shfl_down where the
- * kernels are built below compute capability 7.0 (make pascal), and what it
- * amounts to from 7.0 on, __shfl_down_sync(__activemask(), v, offset):
- * whoever happens to be here. Every lane assumes the other 31 are in each
+ * kernels are built below compute capability 7.0 (make pascal); from 7.0
+ * on, where __shfl_down is unavailable, it is the port commonly made of it,
+ * and a wrong one: __shfl_down_sync(__activemask(), v, offset), whoever
+ * happens to be here. Every lane assumes the other 31 are in each
  * step with it. Lane 0 gets the sum.
  */
 __device__ int warp_sum_shfl(int v)
