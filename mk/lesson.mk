@@ -19,6 +19,9 @@
 #   EMU=1        check (and `make run`) on warpsim, the CPU emulator, even
 #                where a GPU is; without a GPU, `make check` uses warpsim anyway
 #   SRC=mine.cu  check your own file against the sync expectations
+#   MINE=NAME    where SRC's programs go: build/NAME and build/emu/NAME
+#                (default: mine; make check-wrong uses wrong/F for each fix)
+#   JOBS=N       make check-wrong checks N wrong fixes at once (default 1)
 #   ARGS="..."   arguments for `make run` instead of RUN_ARGS
 #   V=1          show the commands
 #   NVCC, NVCCFLAGS; WS_CC, WS_FLAGS for warpsim (mk/warpsim.mk)
@@ -32,13 +35,15 @@
 # (X.cu with -DLESSON_UNIT, harness.cu with -DLESSON_HARNESS and
 # -DLESSON_SRC_NAME='"X.cu"') and linked, by nvcc into build/X and by
 # WS_CC against warpsim into build/emu/X; SRC=path/mine.cu the same into
-# build/mine and build/emu/mine. build/verify is harness.cu built by
+# build/mine and build/emu/mine (build/$(MINE) and build/emu/$(MINE)). build/verify is harness.cu built by
 # HOST_CC with -DLESSON_VERIFY; the checker runs every program through it
 # (check.sh --verify). Lessons without harness.cu build each X.cu alone.
-#   make check-wrong   runs `make check SRC=wrong/F.cu` (stopping at the
-#                      first failed expectation) on every wrong fix in
-#                      wrong/ and prints one TAP line each: ok when the
-#                      checker rejected it, with the line that locates it
+#   make check-wrong   runs `make check SRC=wrong/F.cu MINE=wrong/F`
+#                      (stopping at the first failed expectation) on every
+#                      wrong fix in wrong/, JOBS=N of them at once, each
+#                      built under its own name, and prints one TAP line
+#                      each, in order: ok when the checker rejected it,
+#                      with the line that locates it
 #   CHECK_FIRST_FAIL=1 the checker stops at its first failed expectation
 #   HOST_CC=cc         the C compiler for build/verify
 
@@ -68,6 +73,14 @@ HOST_CC ?= cc
 # A harness that judges in build/verify says LESSON_VERIFY somewhere.
 VERIFY := $(if $(HARNESS),$(if $(shell grep -l LESSON_VERIFY harness.cu 2>/dev/null),build/verify))
 SRC_NAME := $(notdir $(SRC))
+MINE ?= mine
+ifeq ($(shell printf '%s' '$(MINE)' | grep -Ex '[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?'),)
+  $(error $(LESSON): MINE=$(MINE): a name such as mine or wrong/NAME (letters, digits, _ . -))
+endif
+JOBS ?= 1
+ifeq ($(shell printf '%s' '$(JOBS)' | grep -Ex '[1-9][0-9]*'),)
+  $(error $(LESSON): JOBS=$(JOBS): JOBS is how many wrong fixes make check-wrong checks at once, a number from 1)
+endif
 GPU_ONLY ?=
 CHECK ?= ./check.sh
 RUN_ARGS ?=
@@ -163,16 +176,16 @@ endif
 # toolkit, programs already in $(BUILD)/ (say, build/pascal/ built on
 # another machine) are used as they are.
 ifeq ($(CHECK_TARGET),gpu)
-  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(if $(HAVE_NVCC),$(GPU_BINS),$(wildcard $(GPU_BINS))))
+  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/$(MINE),$(if $(HAVE_NVCC),$(GPU_BINS),$(wildcard $(GPU_BINS))))
 else ifeq ($(CHECK_TARGET),emu)
-  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/mine,$(CHECK_DIR)/sync $(CHECK_DIR)/legacy) $(WS_DRIVER)
+  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/$(MINE),$(CHECK_DIR)/sync $(CHECK_DIR)/legacy) $(WS_DRIVER)
 else
   CHECK_BINS :=
 endif
 # Lab mode: a student's file (SRC=) checked on the GPU is checked on
 # warpsim too (every model), and passes only if both pass.
 LAB_EMU := $(if $(and $(SRC),$(filter gpu,$(CHECK_TARGET)),$(HAVE_WS_CC),$(HARNESS)),1)
-CHECK_BINS += $(VERIFY) $(if $(LAB_EMU),$(EMU_BUILD)/mine $(WS_DRIVER))
+CHECK_BINS += $(VERIFY) $(if $(LAB_EMU),$(EMU_BUILD)/$(MINE) $(WS_DRIVER))
 
 .PHONY: all emu check check-wrong run bench pascal clean help
 .DEFAULT_GOAL := all
@@ -224,7 +237,8 @@ $(addprefix $(BUILD)/,$(NEEDS_70)): ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FL
 endif
 
 # A learner's file, built with the same flags wherever it lives.
-$(BUILD)/mine: $(SRC) $(HARNESS) $(TOP)/include/lesson.h FORCE | $(BUILD)
+$(BUILD)/$(MINE): $(SRC) $(HARNESS) $(TOP)/include/lesson.h FORCE | $(BUILD)
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
 ifeq ($(HARNESS),)
 	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@
@@ -262,7 +276,8 @@ $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
 	$(Q)$(call ws_build,$<,$@)
 
-$(EMU_BUILD)/mine: $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
+$(EMU_BUILD)/$(MINE): $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC)")
 	$(Q)$(call ws_build,$(SRC),$@,-I$(CURDIR))
 else
@@ -274,7 +289,8 @@ $(EMU_BUILD)/%: %.cu harness.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.cu + $<")
 	$(Q)$(call ws_harness_build,$<,$@)
 
-$(EMU_BUILD)/mine: $(SRC) harness.cu $(WS_DEPS) FORCE | $(EMU_BUILD)
+$(EMU_BUILD)/$(MINE): $(SRC) harness.cu $(WS_DEPS) FORCE | $(EMU_BUILD)
+	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC) and harness.cu")
 	$(Q)$(call ws_harness_build,$(SRC),$@)
 endif
@@ -282,8 +298,8 @@ endif
 # The checker exits 77 on a skip (no GPU); `make check` then succeeds after
 # saying why, so that a whole course's `make check` passes on a laptop.
 ifneq ($(SRC),)
-  CHECK_ARGS := --only-sync --sync $(CHECK_DIR)/mine $(if $(HARNESS),--name $(SRC_NAME))
-  LAB_EMU_ARGS := --only-sync --sync $(EMU_BUILD)/mine --name $(SRC_NAME)
+  CHECK_ARGS := --only-sync --sync $(CHECK_DIR)/$(MINE) $(if $(HARNESS),--name $(SRC_NAME))
+  LAB_EMU_ARGS := --only-sync --sync $(EMU_BUILD)/$(MINE) --name $(SRC_NAME)
 else
   CHECK_ARGS := --sync $(CHECK_DIR)/sync --legacy $(CHECK_DIR)/legacy
 endif
@@ -311,29 +327,40 @@ check: $(CHECK_BINS)
 	test $$gpu -eq 0 && test $$emu -eq 0
 endif
 
-# Every wrong fix in wrong/ must be rejected by the checker.
+# Every wrong fix in wrong/ must be rejected by the checker. Each is built
+# under its own name (build/wrong/F, build/emu/wrong/F), so that JOBS=N of
+# them run at once; what they share (build/verify, warpsim) is built first.
+# The TAP lines come out in order once all have run.
 WRONG := $(sort $(wildcard wrong/*.cu))
 WRONG_LIMIT ?= 150
-check-wrong:
+.PHONY: check-wrong-one
+check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB))
 ifeq ($(WRONG),)
 	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.cu)"
 else
-	$(Q)n=0; bad=0; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	$(Q)out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
 	echo "1..$(words $(WRONG))"; \
-	for f in $(WRONG); do \
-	    n=$$((n + 1)); start=$$(date +%s); \
-	    CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$f >"$$log" 2>&1; rc=$$?; \
-	    secs=$$(( $$(date +%s) - start )); \
-	    what=$$(sed -n '1s:^/\* wrong\: \(.*\) \*/$$:\1:p' $$f); \
-	    where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \
-	    if [ $$rc -eq 0 ]; then bad=$$((bad + 1)); echo "not ok $$n - $$f passed the checker ($${what:-no /* wrong: */ line})"; \
-	    elif [ $$rc -eq 124 ] || [ $$rc -eq 137 ]; then bad=$$((bad + 1)); echo "not ok $$n - $$f: the check took over $(WRONG_LIMIT)s"; \
-	    elif [ -z "$$where" ]; then bad=$$((bad + 1)); echo "not ok $$n - $$f rejected, but with no line that locates the problem (exit status $$rc)"; tail -n 5 "$$log" | sed 's/^/#   /'; \
-	    else echo "ok $$n - $$f rejected in $${secs}s ($$what)"; echo "# $$where"; fi; \
+	n=0; for f in $(WRONG); do n=$$((n + 1)); echo "$$n $$f"; done | \
+	    xargs -P $(JOBS) -L 1 sh -c '$(MAKE) --no-print-directory -s check-wrong-one WRONG_N=$$1 WRONG_FILE=$$2 >"$$0/$$1.tap" 2>&1' "$$out" || true; \
+	bad=0; n=0; for f in $(WRONG); do n=$$((n + 1)); \
+	    if [ -s "$$out/$$n.tap" ]; then cat "$$out/$$n.tap"; else echo "not ok $$n - $$f: no result"; fi; \
+	    grep -q '^ok ' "$$out/$$n.tap" 2>/dev/null || bad=$$((bad + 1)); \
 	done; \
 	echo "$$((n - bad)) passed, $$bad failed"; \
 	test $$bad -eq 0
 endif
+
+# One wrong fix (WRONG_FILE, number WRONG_N): its TAP line and detail.
+check-wrong-one:
+	$(Q)n=$(WRONG_N); f=$(WRONG_FILE); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
+	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$f MINE=wrong/$$(basename $$f .cu) >"$$log" 2>&1; rc=$$?; \
+	secs=$$(( $$(date +%s) - start )); \
+	what=$$(sed -n '1s:^/\* wrong\: \(.*\) \*/$$:\1:p' $$f); \
+	where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \
+	if [ $$rc -eq 0 ]; then echo "not ok $$n - $$f passed the checker ($${what:-no /* wrong: */ line})"; \
+	elif [ $$rc -eq 124 ] || [ $$rc -eq 137 ]; then echo "not ok $$n - $$f: the check took over $(WRONG_LIMIT)s"; \
+	elif [ -z "$$where" ]; then echo "not ok $$n - $$f rejected, but with no line that locates the problem (exit status $$rc)"; tail -n 5 "$$log" | sed 's/^/#   /'; \
+	else echo "ok $$n - $$f rejected in $${secs}s ($$what)"; echo "# $$where"; fi
 
 # `make run` runs where `make check` does: on warpsim with EMU=1 or without
 # a GPU. RUN_ARGS are sized for a GPU: on warpsim their -n becomes 64K,
@@ -381,7 +408,8 @@ help:
 	@echo "  emu     build $(PROGRAMS) for warpsim, the CPU emulator, into $(EMU_BUILD)/"
 	@echo "  check   run the checker: $(if $(filter gpu,$(CHECK_TARGET)),on the GPU,$(if $(filter emu,$(CHECK_TARGET)),on warpsim (no GPU here or EMU=1),skipped here: $(CHECK_WHY)))"
 	@echo "          SRC=mine.cu checks your own file against the sync expectations"
-	@echo "  check-wrong  check every wrong fix in wrong/: each must be rejected"
+	@echo "  check-wrong  check every wrong fix in wrong/: each must be rejected;"
+	@echo "          JOBS=N checks N at once, each built as build/wrong/NAME"
 	@echo "  run     run legacy and sync with ARGS (default: $(RUN_ARGS));"
 	@echo "          on warpsim with EMU=1 or without a GPU (default: $(RUN_ARGS_EMU))"
 	@echo "  bench   run the lesson's benchmark, if it has one"

@@ -84,11 +84,30 @@ print("ok")' "$out/results.json"
     # a lesson folder with no wrong/ is skipped, not failed
     mkdir -p "$BATS_TEST_TMPDIR/99-none"
     printf 'include %s/mk/lesson.mk\n' "$REPO" >"$BATS_TEST_TMPDIR/99-none/Makefile"
-    EMU=1 run "$REPO/scripts/each-lesson.sh" check-wrong "$REPO/lessons/01-shfl-reduction" "$BATS_TEST_TMPDIR/99-none"
+    # two fixes at a time, each built under its own name; the TAP lines in order
+    local L=$REPO/lessons/01-shfl-reduction n
+    n=$(find "$L/wrong" -name '*.cu' | wc -l)
+    rm -rf "$L/build/emu/wrong"
+    JOBS=2 EMU=1 run "$REPO/scripts/each-lesson.sh" check-wrong "$L" "$BATS_TEST_TMPDIR/99-none"
     echo "$output"
     assert_success
     assert_line --regexp '^01-shfl-reduction: ok \([0-9]+ passed, 0 failed\)$'
     assert_line --regexp '^99-none: skipped \(99-none has no wrong fixes'
+    assert_equal "$(grep -E '^(not )?ok [0-9]+ - wrong/' <<<"$output" | sed -E 's/^(not )?ok ([0-9]+) .*/\2/' | tr '\n' ' ')" "$(seq -s ' ' 1 "$n") "
+    for f in "$L"/wrong/*.cu; do
+        [ -x "$L/build/emu/wrong/$(basename "$f" .cu)" ] || fail "no build/emu/wrong/$(basename "$f" .cu)"
+    done
+}
+
+@test "make check-wrong rejects a JOBS that is not a count, and MINE that is not a plain name" {
+    run make --no-print-directory -C "$REPO/lessons/01-shfl-reduction" check-wrong JOBS=0
+    assert_failure 2
+    assert_output --partial 'JOBS=0: JOBS is how many wrong fixes make check-wrong checks at once'
+    run make --no-print-directory -C "$REPO/lessons/01-shfl-reduction" check JOBS=abc
+    assert_failure 2
+    run make --no-print-directory -C "$REPO/lessons/01-shfl-reduction" check EMU=1 SRC=sync.cu MINE=../elsewhere
+    assert_failure 2
+    assert_output --partial 'MINE=../elsewhere: a name such as mine or wrong/NAME'
 }
 
 @test "make grade takes GRADE_FILE as an absolute path too" {
