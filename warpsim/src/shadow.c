@@ -80,6 +80,7 @@ static uint16_t *sh_owner;
 static const ws_var *sh_vars;
 static int sh_nvars;
 extern char shared_start[] WS_SHARED_START __attribute__((weak));
+extern char ws_shared_head[256] __attribute__((weak));     /* shared_head.c */
 extern char shared_stop[] WS_SHARED_STOP __attribute__((weak));
 
 static gran *sh_shadow;
@@ -99,6 +100,8 @@ void ws_shadow_init(void)
     ws_shared_used = ws_shared_len;
     if ((uintptr_t)ws_shared_tail + TAIL_BYTES == ws_shared_lo + ws_shared_len)
         ws_shared_used = (uintptr_t)ws_shared_tail - ws_shared_lo;
+    if (ws_shared_len && (uintptr_t)ws_shared_head == ws_shared_lo)    /* shared_head.c */
+        ws_shared_used -= sizeof ws_shared_head;
     if (ws_shared_len) {            /* padding before the section: a red zone too */
         size_t pad = ws_image_pad_before(ws_shared_lo);
         ws_shared_lo -= pad;

@@ -10,5 +10,5 @@
  */
 #include "warpsim.h"
 
-static char ws_shared_head[256]
-    __attribute__((section(WS_SHARED_SECTION), aligned(16), used));
+/* Global, so that shadow.c can leave it out of the program's shared bytes. */
+char ws_shared_head[256] __attribute__((section(WS_SHARED_SECTION), aligned(16), used));
