@@ -174,3 +174,50 @@ setup() {
     assert_line --partial 'verify: mine exited 0 without writing its results'
     refute_line --regexp '^ok '
 }
+
+@test "the exercise is graded on the tree alone: DEMO=tree passes a __syncwarp fix and fails the starter" {
+    local mine=$BATS_TEST_TMPDIR/mine.cu
+    # The starter, legacy.cu as it is: it builds, and every tree check fails.
+    cp "$L/legacy.cu" "$mine"
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine" DEMO=tree
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^0 passed, [1-9][0-9]* failed$'
+    refute_line --partial 'variant 2'
+    # A fix of the tree without shuffles: read, __syncwarp, write, __syncwarp.
+    python3 - "$L/legacy.cu" "$mine" <<'PY'
+import sys
+src = open(sys.argv[1]).read()
+a = src.index("__device__ int warp_sum(volatile int *s, int v)")
+b = src.index("/*\n * Variant 2")
+fix = """__device__ int warp_sum(volatile int *s, int v)
+{
+    int lane = LANE(), off, t;
+    s[lane] = v;
+    __syncwarp();
+    for (off = 16; off > 0; off /= 2) {
+        t = lane < off ? s[lane + off] : 0;
+        __syncwarp();
+        if (lane < off) s[lane] += t;
+        __syncwarp();
+    }
+    t = s[0];
+    __syncwarp();
+    return t;
+}
+
+"""
+open(sys.argv[2], "w").write(src[:a] + fix + src[b:])
+PY
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine" DEMO=tree
+    echo "$output"
+    assert_success
+    assert_line --regexp '^ok [0-9]+ - mine.cu: variant 1 n=1000 jitter=200ns, random lanes sleeping, matches CPU$'
+    refute_line --partial 'variant 2'
+    refute_line --partial 'not ok'
+    # Without DEMO= the mask-less shuffle of variant 2 is graded too, and fails.
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine"
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^not ok [0-9]+ - mine.cu: variant 2 '
+}
