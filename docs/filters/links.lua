@@ -23,6 +23,10 @@
 -- of the workbook becomes an anchor of its chapter (#ch-NAME, or
 -- #NAME-anchor).
 --
+-- A link to a transcript under docs/results/ that is not there yet (a run
+-- still to be recorded on a GPU) becomes its text followed by "(not yet
+-- recorded)", never a dead link; it is a link again once the file exists.
+--
 -- A link to a repository file the site holds no copy of goes to it in the
 -- repository (REPO_HOME/blob/BRANCH/path) everywhere. A link with class
 -- "site" is already a path of the site and is not resolved.
@@ -40,8 +44,10 @@ local repo_url = nil
 local repo_home = nil   -- the repository's address, for files the site lacks
 local repo_branch = "main"
 local workbook = nil    -- set of page names, in workbook mode
+local root = nil        -- the repository's folder (metadata root)
 
 function Meta(meta)
+  if meta.root then root = pandoc.utils.stringify(meta.root) end
   if meta.lesson then lesson = pandoc.utils.stringify(meta.lesson) end
   if meta.page then page = pandoc.utils.stringify(meta.page) end
   if meta.lessons then
@@ -167,7 +173,21 @@ function Link(link)
     link.classes = link.classes:filter(function(c) return c ~= "site" end)
     return make_link(link.content, link.target, link.attr)
   end
-  return make_link(link.content, site_path(link.target), link.attr)
+  local t = link.target
+  if root and not t:match("^%a[%w+.-]*:") and not t:match("^[#/]") then
+    local path = normalize((t:gsub("#.*$", "")))
+    if path and path:match("^docs/results/.") then
+      local f = io.open(root .. "/" .. path, "r")
+      if f then
+        f:close()
+      else
+        local out = pandoc.List(link.content)
+        out:insert(pandoc.Str(" (not yet recorded)"))
+        return out
+      end
+    end
+  end
+  return make_link(link.content, site_path(t), link.attr)
 end
 
 function Image(img)
