@@ -5,6 +5,11 @@
 #   previous and next lesson, its handout and its sources), one page per
 #   docs/pages/*.md, search.html with its index (search-index.js);
 #   src/NN-name/ (each lesson's sources), results/ (the transcripts);
+#   pictures/ (docs/pictures.sh: every demonstration of docs/pictures.list
+#   drawn by warpsim from real runs, appended to its lesson's page as a
+#   section "Pictures of the runs"; the handout shows the lesson's first
+#   picture, scaled to 70 mm high, and says where the rest are, or, when
+#   that would take it past MAX_PAGES, is printed without the section);
 #   handouts/NN-name.pdf (A4, at most MAX_PAGES pages each) and
 #   handouts/workbook.pdf (every lesson and page, with a table of contents).
 # Pages come from the lesson READMEs and docs/pages/*.md through Pandoc with
@@ -62,6 +67,7 @@ case "${1-}" in
     *) echo "usage: docs/build.sh [--print HTML PDF]" >&2; exit 2 ;;
 esac
 
+pics_site='' pics_print=''
 rm -rf "$out"
 mkdir -p "$out/handouts" "$out/src" "$out/results" "$out/.frag" "$out/.meta"
 cp "$docs/style.css" "$docs/templates/search.js" "$out/"
@@ -117,14 +123,18 @@ page() {
     local rel=${src#"$root"/} meta=$out/.meta/$name.yaml
     [ -f "$meta" ] || echo "{}" >"$meta"
     pandoc "${common[@]}" "${site_args[@]}" -M "page=$rel" --metadata-file "$meta" "$@" \
-        "$src" -o "$out/$name.html"
+        "$src" ${pics_site:+"$pics_site"} -o "$out/$name.html"
     if [[ "$rel" == lessons/* ]]; then   # only lessons have a handout of their own
         pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
-            "$src" -o "$out/.print-$name.html"
+            "$src" ${pics_print:+"$pics_print"} -o "$out/.print-$name.html"
+        if [ -n "$pics_print" ]; then   # for a handout with no room for the picture
+            pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
+                "$src" -o "$out/.print-$name.nopic.html"
+        fi
     fi
     pandoc "${common[@]}" -M "page=$rel" -M "repo-url=$repo_url" \
         -M "workbook=${lessons[*]} ${extra[*]}" --id-prefix="$name-" "$@" \
-        "$src" -o "$out/.frag/$name.html"
+        "$src" ${pics_print:+"$pics_print"} -o "$out/.frag/$name.html"
 }
 
 # first_sentence README: the first sentence of the lesson's first paragraph.
@@ -153,6 +163,82 @@ list=$out/.frag/lesson-list.md
     echo "[results/](results/index.html){.site}."
     echo
 } >"$list"
+
+# The pictures: real runs on warpsim, one pair per line of docs/pictures.list.
+echo "  PICS    pictures/ (docs/pictures.sh)"
+if ! "$docs/pictures.sh" -o "$out/pictures" >"$out/.meta/pictures.log" 2>&1; then
+    cat "$out/.meta/pictures.log" >&2
+    echo "docs/build.sh: docs/pictures.sh did not draw every picture (see above)" >&2
+    exit 1
+fi
+
+# trim TEXT: TEXT without leading and trailing blanks.
+trim() { local t=$1; t=${t#"${t%%[![:space:]]*}"}; printf '%s' "${t%"${t##*[![:space:]]}"}"; }
+
+# pictures_md LESSON SITE PRINT: the section "Pictures of the runs" for the
+# lesson's page (SITE: every picture, linked to the full-size file) and for
+# its handout and the workbook (PRINT: the first picture only). Nothing if
+# docs/pictures.list has no line for the lesson.
+pictures_md() {
+    local lesson=$1 site=$2 print=$3 l name args title n=0 cmd
+    local look_legacy look_sync
+    look_legacy="Left, warpsim's lockstep model: the warp as pre-Volta GPUs ran it. Right, its"
+    look_legacy="$look_legacy (independent thread scheduling): the same run with lanes apart, as Volta and later may run it."
+    look_legacy="$look_legacy Time goes down, one column per lane. Look for the red hazard marks (both accesses, with file:line),"
+    look_legacy="$look_legacy lanes that read before their partner wrote, and collectives (bands across the lanes of their mask)"
+    look_legacy="$look_legacy that wait for lanes that never come."
+    look_sync="The fix, sync.cu, under its with the same input: compare where the lanes wait now and whether any hazard mark is left."
+    rm -f "$site" "$print"
+    while IFS='|' read -r l name args title || [ -n "$l" ]; do
+        case "$l" in ''|'#'*) continue ;; esac
+        l=$(trim "$l") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
+        [ "$l" = "$lesson" ] || continue
+        n=$((n + 1))
+        cmd="make -C lessons/$l emu && warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its lessons/$l/build/emu/legacy $args"
+        if [ "$n" -eq 1 ]; then
+            {
+                echo; echo "## Pictures of the runs"; echo
+                echo "Drawn by \`make docs\` from real runs of this lesson's programs on warpsim"
+                echo "(docs/pictures.sh, one line of docs/pictures.list each): warp 0 of block 0"
+                echo "in the program's first launch. To draw one yourself, run the command under"
+                echo "it from the repository's root and open \`mine.svg\` in a browser; the same"
+                echo "works for your own copy (\`build/emu/mine\` after \`make check SRC=mine.cu\`)."
+                echo
+            } | tee "$print" >"$site"
+            {
+                echo "The lesson's page on the site has every picture of this lesson at full"
+                echo "size; this handout has room for the first only, small."
+                echo
+            } >>"$print"
+        fi
+        {
+            echo "### ${title#Lesson [0-9][0-9]: }"
+            echo
+            echo '```{=html}'
+            echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: $(echo "$title" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g'), legacy.cu under lockstep and under its\"></a>"
+            echo "<figcaption>legacy.cu. $look_legacy (<a href=\"pictures/$l-$name.svg\">full size</a>)</figcaption></figure>"
+            echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.sync.svg\"><img src=\"pictures/$l-$name.sync.svg\" alt=\"warpsim picture: the same demonstration, sync.cu under its\"></a>"
+            echo "<figcaption>$look_sync (<a href=\"pictures/$l-$name.sync.svg\">full size</a>)</figcaption></figure>"
+            echo '```'
+            echo
+            echo "Draw it: \`$cmd\` (the fix: \`build/emu/sync\` and \`--model its\`)."
+            echo
+        } >>"$site"
+        if [ "$n" -eq 1 ]; then
+            {
+                echo "### ${title#Lesson [0-9][0-9]: }"
+                echo
+                echo '```{=html}'
+                echo "<figure class=\"trace\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: legacy.cu under lockstep and under its\">"
+                echo "<figcaption>legacy.cu under lockstep (left) and its (right); time goes down, a column per lane; red marks: reported hazards.</figcaption></figure>"
+                echo '```'
+                echo
+                echo "Draw it: \`$cmd\`."
+                echo
+            } >>"$print"
+        fi
+    done <"$docs/pictures.list"
+}
 
 echo "  PAGE    index.html"
 pandoc "${common[@]}" "${site_args[@]}" -M page=docs/index.md \
@@ -187,8 +273,12 @@ for i in "${!lessons[@]}"; do
         echo '."'
     } >"$out/.meta/$name.yaml"
     echo "  PAGE    $name.html"
+    pics_site=$out/.meta/$name.pictures.md pics_print=$out/.meta/$name.pictures-print.md
+    pictures_md "$name" "$pics_site" "$pics_print"
+    [ -f "$pics_site" ] || pics_site='' pics_print=''
     page "$root/lessons/$name/README.md" "$name" \
         -M "srcdir=$root/lessons/$name" -M "lesson=$name"
+    pics_site='' pics_print=''
     mkdir -p "$out/src/$name"
     for f in "${files[@]}"; do cp "$root/lessons/$name/$f" "$out/src/$name/"; done
 done
@@ -243,6 +333,11 @@ for name in "${lessons[@]}"; do
     echo "  PDF     handouts/$name.pdf"
     weasy "$out/.print-$name.html" "$out/handouts/$name.pdf"
     pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
+    if [ "$pages" -gt "$max_pages" ] && [ -f "$out/.print-$name.nopic.html" ]; then
+        echo "  PDF     handouts/$name.pdf: $pages pages with its picture; printed without the pictures section (they are on its page)"
+        weasy "$out/.print-$name.nopic.html" "$out/handouts/$name.pdf"
+        pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
+    fi
     if [ "$pages" -gt "$max_pages" ]; then
         echo "docs/build.sh: handouts/$name.pdf has $pages pages, more than $max_pages" >&2
         exit 1

@@ -170,12 +170,16 @@ if __name__ == "__main__":
 PY
 }
 
-@test "no page scrolls sideways, every image loads, titles outrank headings, at 390 and 1280 px" {
+@test "no page scrolls sideways, every image and picture loads, titles outrank headings, at 390 and 1280 px" {
     run "${CHECK[@]}" "$B" --shots "${BROWSER_SHOTS:-$BATS_TEST_TMPDIR/shots}"
     echo "$output"
     assert_success
     assert_line --regexp '^ok [0-9]+ - index.html at 390 px: the page does not scroll sideways$'
     assert_line --regexp '^ok [0-9]+ - 04-match-any.html at 1280 px: every image loads$'
+    # the lesson pages hold warpsim's pictures (docs/pictures.sh), SVG files
+    grep -q '<img src="pictures/01-shfl-reduction-tree.svg"' "$B/01-shfl-reduction.html"
+    assert_line --regexp '^ok [0-9]+ - 01-shfl-reduction.html at 390 px: every image loads$'
+    assert_line --regexp '^ok [0-9]+ - 01-shfl-reduction.html at 390 px: the page does not scroll sideways$'
     refute_line --partial 'not ok'
 }
 

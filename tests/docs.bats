@@ -313,3 +313,40 @@ PY
     assert_success
     assert_output --partial '--report-formatter junit --output reports'
 }
+
+@test "every demonstration in docs/pictures.list has its two pictures on its lesson page, and one in the handout" {
+    local n=0
+    while IFS='|' read -r lesson name _ title; do
+        case "$lesson" in ''|'#'*) continue ;; esac
+        lesson=${lesson// /} name=${name// /}
+        [ -f "$REPO/lessons/$lesson/README.md" ] || continue
+        for svg in "$lesson-$name.svg" "$lesson-$name.sync.svg"; do
+            [ -s "$B/pictures/$svg" ] || fail "no picture $svg"
+            grep -q '</svg>' "$B/pictures/$svg" || fail "$svg is not a whole SVG"
+            grep -q "<img src=\"pictures/$svg\"" "$B/$lesson.html" || fail "$lesson.html does not show $svg"
+        done
+        grep -q 'model lockstep' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no lockstep run"
+        grep -q 'model its' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no its run"
+        n=$((n + 1))
+    done <"$REPO/docs/pictures.list"
+    echo "$n demonstrations"
+    [ "$n" -ge 7 ]
+    run page_text "$B/01-shfl-reduction.html"
+    assert_output --partial "Pictures of the runs"
+    assert_output --partial "warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its lessons/01-shfl-reduction/build/emu/legacy -k 1"
+    run pdftotext "$B/handouts/01-shfl-reduction.pdf" -
+    assert_output --partial "Pictures of the runs"
+    assert_output --partial "Draw it:"
+}
+
+@test "a link to a transcript not recorded yet is its text, not a dead link" {
+    md=$BATS_TEST_TMPDIR/page.md
+    printf '%s\n' '[there](../../docs/results/compat.txt) and [later](../../docs/results/no-such-run.gpu.txt)' >"$md"
+    run pandoc --from markdown --to html --wrap=none --lua-filter "$REPO/docs/filters/links.lua" \
+        -M "root=$REPO" -M page=docs/pages/x.md "$md"
+    echo "$output"
+    assert_success
+    assert_output --partial '<a href="results/compat.txt">there</a>'
+    assert_output --partial 'later (not yet recorded)'
+    refute_output --partial 'no-such-run.gpu.txt'
+}
