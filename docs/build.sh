@@ -184,7 +184,7 @@ pictures_md() {
     local look_legacy look_sync
     look_legacy="Left, warpsim's lockstep model: the warp as pre-Volta GPUs ran it. Right, its"
     look_legacy="$look_legacy (independent thread scheduling): the same run with lanes apart, as Volta and later may run it."
-    look_legacy="$look_legacy Time goes down, one column per lane. Look for the red hazard marks (both accesses, with file:line),"
+    look_legacy="$look_legacy Time goes down, one column per lane. Look for the circled crosses (a race warpsim reported, at both accesses, numbered and listed under the run with file:line),"
     look_legacy="$look_legacy lanes that read before their partner wrote, and collectives (bands across the lanes of their mask)"
     look_legacy="$look_legacy that wait for lanes that never come."
     look_sync="The fix, sync.cu, under its with the same input: compare where the lanes wait now and whether any hazard mark is left."
@@ -230,7 +230,7 @@ pictures_md() {
                 echo
                 echo '```{=html}'
                 echo "<figure class=\"trace\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: legacy.cu under lockstep and under its\">"
-                echo "<figcaption>legacy.cu under lockstep (left) and its (right); time goes down, a column per lane; red marks: reported hazards.</figcaption></figure>"
+                echo "<figcaption>legacy.cu under lockstep (left) and its (right); time goes down, a column per lane; circled crosses: the races warpsim reported.</figcaption></figure>"
                 echo '```'
                 echo
                 echo "Draw it: \`$cmd\`."
