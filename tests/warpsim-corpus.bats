@@ -134,3 +134,22 @@ setup() {
         done
     done
 }
+
+@test "compute-sanitizer's output is read as the tool meant it: a summary of 0 hazards is clean" {
+    . "$REPO/warpsim/corpus/lib.sh"
+    run sanitizer_verdict racecheck 0 '========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)'
+    assert_output clean
+    run sanitizer_verdict racecheck 0 '========= Warning: (Warp Level Programming) Potential RAW hazard detected at __shared__ 0x8 in block (0,0,0) :
+========= RACECHECK SUMMARY: 100 hazards displayed (0 errors, 16908 warnings)'
+    assert_output race
+    run sanitizer_verdict racecheck 0 '========= Error: Race reported between Write access at k+0x90 and Read access at k+0xa0 [4 hazards]'
+    assert_output race
+    run sanitizer_verdict synccheck 0 '========= Barrier error detected. Divergent thread(s) in warp'
+    assert_output barrier
+    run sanitizer_verdict synccheck 0 '========= ERROR SUMMARY: 0 errors'
+    assert_output clean
+    run sanitizer_verdict memcheck 0 '========= Invalid __shared__ write of size 4 bytes'
+    assert_output oob-shared
+    run sanitizer_verdict memcheck 124 ''
+    assert_output timeout
+}

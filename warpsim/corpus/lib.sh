@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # corpus/lib.sh - what the corpus scripts share (sourced by run.sh and
-# run-sanitizer.sh): each kernel's expected verdict, and warpsim's verdict
-# from its output.
+# run-sanitizer.sh): each kernel's expected verdict, warpsim's verdict
+# from its output, and each compute-sanitizer tool's from its output.
 #
 # Verdicts (one word each; a run may have several):
 #   race        two unordered accesses, one a write, not both atomic
@@ -70,4 +70,30 @@ verdict_ok() {
     for g in $got; do
         [[ " $want $also " == *" $g "* ]] || return 1
     done
+}
+
+# sanitizer_verdict TOOL STATUS OUTPUT: what one tool reported.
+sanitizer_verdict() {
+    local tool=$1 status=$2 out=$3 v=""
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        echo timeout
+        return
+    fi
+    case $tool in
+    racecheck)
+        # a hazard line, or a summary that counts some; "RACECHECK SUMMARY:
+        # 0 hazards displayed" is the clean case
+        grep -qE 'Race reported|Potential [A-Z]+ hazard|RACECHECK SUMMARY: [1-9]' <<<"$out" && v="$v race" ;;
+    synccheck)
+        grep -qE 'Barrier error|Divergent thread' <<<"$out" && v="$v barrier"
+        [ -z "$v" ] && grep -qE 'ERROR SUMMARY: [1-9]' <<<"$out" && v="$v sync-error" ;;
+    memcheck)
+        grep -qE 'Invalid __shared__ (read|write)' <<<"$out" && v="$v oob-shared"
+        grep -qE 'Invalid __global__ (read|write)|Address .* is out of bounds|Invalid __local__' <<<"$out" && v="$v oob-global"
+        [ -z "$v" ] && grep -qE 'ERROR SUMMARY: [1-9]' <<<"$out" && v="$v mem-error" ;;
+    esac
+    if [ -z "$v" ]; then
+        [ "$status" = 0 ] && v=clean || v="exit-$status"
+    fi
+    echo "${v# }"
 }

@@ -60,30 +60,6 @@ if [ -z "$sm" ]; then
 fi
 mkdir -p "$out_dir" || exit 2
 
-# sanitizer_verdict TOOL STATUS OUTPUT: what one tool reported.
-sanitizer_verdict() {
-    local tool=$1 status=$2 out=$3 v=""
-    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-        echo timeout
-        return
-    fi
-    case $tool in
-    racecheck)
-        grep -qE 'Race reported|[Hh]azard' <<<"$out" && v="$v race" ;;
-    synccheck)
-        grep -qE 'Barrier error|Divergent thread' <<<"$out" && v="$v barrier"
-        [ -z "$v" ] && grep -qE 'ERROR SUMMARY: [1-9]' <<<"$out" && v="$v sync-error" ;;
-    memcheck)
-        grep -qE 'Invalid __shared__ (read|write)' <<<"$out" && v="$v oob-shared"
-        grep -qE 'Invalid __global__ (read|write)|Address .* is out of bounds|Invalid __local__' <<<"$out" && v="$v oob-global"
-        [ -z "$v" ] && grep -qE 'ERROR SUMMARY: [1-9]' <<<"$out" && v="$v mem-error" ;;
-    esac
-    if [ -z "$v" ]; then
-        [ "$status" = 0 ] && v=clean || v="exit-$status"
-    fi
-    echo "${v# }"
-}
-
 # reported VERDICT: whether a verdict is a finding (not clean, not a timeout).
 reported() {
     [ "$1" != clean ] && [ "$1" != timeout ] && [[ $1 != exit-* ]]
