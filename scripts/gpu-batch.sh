@@ -8,8 +8,9 @@
 #   build    every lesson's programs for this GPU, in parallel (make -j)
 #   check    every lesson's make check        -> NN-name.gpu.txt
 #   wrong    every lesson's make check-wrong  -> NN-name.wrong.gpu.txt; the
-#            lessons run side by side (their wrong fixes are judged by what
-#            they compute and what warpsim reports, not by timing)
+#            lessons run side by side, JOBS (default 2) fixes at a time in
+#            each (their wrong fixes are judged by what they compute and what
+#            warpsim reports, not by timing)
 #   pascal   make check PASCAL=1 on the compute_60 programs already in
 #            lessons/*/build/pascal/          -> NN-name.compute_60.txt
 #   corpus   warpsim's corpus under compute-sanitizer -> warpsim-corpus.gpu.txt
@@ -52,7 +53,7 @@ wrong)
     export here
     printf '%s\n' "${lessons[@]}" | xargs -P "${#lessons[@]}" -I{} sh -c \
         'd=$(echo "$1" | sed "s,/*$,,"); "$here/transcript.sh" "$2/$(basename "$d").wrong.gpu.txt" \
-             make --no-print-directory -s -C "$d" check-wrong >/dev/null' _ {} "$out" || status=1
+             make --no-print-directory -s -C "$d" check-wrong JOBS="$3" >/dev/null' _ {} "$out" "${JOBS:-2}" || status=1
     for d in "${lessons[@]}"; do
         d=${d%/}
         summary "$out/$(basename "$d").wrong.gpu.txt"
