@@ -51,6 +51,7 @@ build)
     ;;
 wrong)
     export here
+    # shellcheck disable=SC2016   # the inner sh expands them
     printf '%s\n' "${lessons[@]}" | xargs -P "${#lessons[@]}" -I{} sh -c \
         'd=$(echo "$1" | sed "s,/*$,,"); "$here/transcript.sh" "$2/$(basename "$d").wrong.gpu.txt" \
              make --no-print-directory -s -C "$d" check-wrong JOBS="$3" >/dev/null' _ {} "$out" "${JOBS:-2}" || status=1
