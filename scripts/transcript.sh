@@ -15,9 +15,10 @@ gpu=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,nohead
 nvcc_v=$(nvcc --version 2>/dev/null | sed -n 's/^Cuda compilation tools, //p')
 san=$(compute-sanitizer --version 2>/dev/null | sed -n 's/^Version //p' | head -n 1)
 # A tree that differs from its commit says so: the commit alone would not
-# name the code that ran.
+# name the code that ran. The records in docs/results/ are not code: one
+# transcript just written must not mark the next one of the same batch.
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-if [ -z "${COMMIT:-}" ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+if [ -z "${COMMIT:-}" ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':!docs/results' 2>/dev/null)" ]; then
     commit="$commit, with uncommitted changes"
 fi
 

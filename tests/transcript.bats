@@ -38,3 +38,20 @@ setup() {
     run grep '^# commit:' out.txt
     assert_output '# commit: abc1234'
 }
+
+@test "a changed record in docs/results does not mark the next transcript as uncommitted" {
+    cd "$T"
+    mkdir -p docs/results
+    echo one >docs/results/a.txt
+    git -c user.name=t -c user.email=t@t add docs/results/a.txt
+    git -c user.name=t -c user.email=t@t commit -q -m two
+    echo changed >docs/results/a.txt
+    run ./transcript.sh out.txt true
+    assert_success
+    run grep '^# commit:' out.txt
+    assert_output "# commit: $(git rev-parse --short HEAD)"
+    echo '# changed' >>transcript.sh
+    run ./transcript.sh out.txt true
+    run grep '^# commit:' out.txt
+    assert_output "# commit: $(git rev-parse --short HEAD), with uncommitted changes"
+}
