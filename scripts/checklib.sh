@@ -290,6 +290,7 @@ draw_hint() {
         fi
     fi
     driver=$(realpath --relative-to=. "$WS_DRIVER_BIN" 2>/dev/null || printf '%s' "$WS_DRIVER_BIN")
+    case "$driver" in */*) ;; *) driver=./$driver ;; esac               # runnable as typed
     [ "${#driver}" -le "${#WS_DRIVER_BIN}" ] || driver=$WS_DRIVER_BIN     # the shorter
     prog=$(basename "$1")
     DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*"

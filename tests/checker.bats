@@ -147,15 +147,18 @@ setup() {
     # a stand-in driver: only its being there matters
     export WS_DRIVER_BIN=$BATS_TEST_TMPDIR/warpsim
     printf '#!/bin/sh\nexit 0\n' >"$WS_DRIVER_BIN"; chmod +x "$WS_DRIVER_BIN"
+    # named relative to the working directory when that is shorter, and
+    # always with a slash, so that it runs as typed
+    cd "$BATS_TEST_TMPDIR"
     run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
     echo "$output"
     assert_failure 1
-    assert_line "# draw it: $WS_DRIVER_BIN --trace emu-legacy.sh-lockstep.svg --trace-block 0 --trace-warp 0 --model lockstep --seed 1 $FIXTURES/emu-legacy.sh"
+    assert_line "# draw it: ./warpsim --trace emu-legacy.sh-lockstep.svg --trace-block 0 --trace-warp 0 --model lockstep --seed 1 $FIXTURES/emu-legacy.sh"
     # emulate's failures too, with the block and warp of the first report
     run "$FIXTURES/emulate.sh" its clean --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
     echo "$output"
     assert_failure 1
-    assert_line "# draw it: $WS_DRIVER_BIN --trace emu-legacy.sh-its.svg --trace-block 0 --trace-warp 0 --model its --seed 1 $FIXTURES/emu-legacy.sh"
+    assert_line "# draw it: ./warpsim --trace emu-legacy.sh-its.svg --trace-block 0 --trace-warp 0 --model its --seed 1 $FIXTURES/emu-legacy.sh"
     # no driver, no line
     WS_DRIVER_BIN=$BATS_TEST_TMPDIR/none run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-legacy.sh"
     assert_failure 1
