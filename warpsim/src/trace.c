@@ -214,9 +214,9 @@ void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
     r = &races[nraces++];
     r->a = a;
     r->b = b;
-    snprintf(r->text, sizeof r->text, "race %d on %s: lane %d %s at %s, lane %d %s at %s",
-             nraces, name, evs[a].lane, write_a ? "writes" : "reads", evs[a].where,
-             evs[b].lane, write_b ? "writes" : "reads", evs[b].where);
+    snprintf(r->text, sizeof r->text, "on %s: lane %d %s at %s, lane %d %s at %s", name,
+             evs[a].lane, write_a ? "writes" : "reads", evs[a].where, evs[b].lane,
+             write_b ? "writes" : "reads", evs[b].where);
     evs[a].race = evs[b].race = nraces;
 }
 
@@ -227,6 +227,7 @@ void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
 #define RIGHT 300                 /* the line labels */
 #define ROWH 13
 #define TOP 64
+#define MAXH 1400                 /* the rows' height at most: the rest is cut */
 
 static int *rowy;                 /* each row's top */
 static int *rowh;
@@ -320,11 +321,47 @@ static void legend(FILE *f, const char *id, int y)
             id, x + 10, y - 4, x + 30, y);
 }
 
+/* Drops the events from row rows on, and the races marked on them; the
+ * lanes' last events (lastev) are those left. */
+static void clip(int rows)
+{
+    int i, j, n = 0, *map = malloc((size_t)(nev ? nev : 1) * sizeof *map);
+    if (!map) {
+        fprintf(stderr, "warpsim: out of host memory\n");
+        exit(2);
+    }
+    for (i = 0; i < nev; i++) {
+        map[i] = evs[i].row < rows ? n : -1;
+        if (map[i] >= 0)
+            evs[n++] = evs[i];
+    }
+    for (i = j = 0; i < nraces; i++) {
+        trace_race r = races[i];
+        if (map[r.a] < 0 || map[r.b] < 0)
+            continue;
+        r.a = map[r.a];
+        r.b = map[r.b];
+        races[j++] = r;
+    }
+    nev = n;
+    nraces = j;
+    for (i = 0; i < n; i++)
+        evs[i].race = 0;
+    for (i = 0; i < nraces; i++)
+        evs[races[i].a].race = evs[races[i].b].race = i + 1;
+    for (i = 0; i < 32; i++)
+        lastev[i] = -1;
+    for (i = 0; i < n; i++)
+        if (evs[i].type == EV_STEP)
+            lastev[evs[i].lane] = i;
+    free(map);
+}
+
 /* Writes the picture; called once, from the summary. */
 void ws_trace_write(void)
 {
     FILE *f;
-    int i, rows = 0, width, height, y, lane;
+    int i, rows = 0, width, height, y, lane, cut = -1;
     const char *id = ws_model_names[ws_cfg.model];
     char buf[64], hatch[32];
     if (!ws_cfg.trace)
@@ -343,9 +380,18 @@ void ws_trace_write(void)
     y = TOP;
     for (i = 0; i < rows; i++) {
         int k = busy_row_kind(i);
-        rowy[i] = y;
         rowh[i] = k == 2 ? 3 * ROWH : k ? 2 * ROWH : ROWH;
+        if (y + rowh[i] - TOP > MAXH)
+            break;
+        rowy[i] = y;
         y += rowh[i];
+    }
+    if (i < rows) {
+        /* Taller than MAXH: the picture ends at row i, as if the recording
+         * had stopped there, so that it stays readable. */
+        cut = i;
+        rows = i;
+        clip(rows);
     }
     rowy[rows] = y;
     width = LEFT + 32 * COLW + RIGHT;
@@ -370,9 +416,10 @@ void ws_trace_write(void)
             (unsigned long long)ws_cfg.trace_block);
     esc(f, seen ? kname : "(no such launch, block or warp ran)");
     fprintf(f, " (launch %llu)</text>\n", (unsigned long long)ws_cfg.trace_launch);
+    snprintf(buf, sizeof buf, "; cut at %d rows, to stay readable", cut);
     fprintf(f, "<text x=\"8\" y=\"34\" font-size=\"10\">rows: the order warpsim ran the steps "
             "in, going down; left: the lane's virtual clock (cycles)%s</text>\n",
-            stopped ? "; stopped after --trace-steps lane steps" : "");
+            cut >= 0 ? buf : stopped ? "; stopped after --trace-steps lane steps" : "");
     /* lane numbers */
     fprintf(f, "<g font-size=\"9\" text-anchor=\"middle\">");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"start\">lane</text>", 8, TOP - 8);
@@ -563,12 +610,13 @@ void ws_trace_write(void)
     y = rowy[rows] + 18;
     for (i = 0; i < nraces; i++, y += 16) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">", LEFT, y);
+        fprintf(f, "race %d ", i + 1);
         esc(f, races[i].text);
         fprintf(f, "</text>\n");
     }
     if (!nraces) {
-        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">no race reported on this warp"
-                "</text>\n", LEFT, y);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">no race reported on this warp%s"
+                "</text>\n", LEFT, y, cut >= 0 || stopped ? " in the steps drawn" : "");
         y += 16;
     }
     legend(f, id, y + 8);
