@@ -217,9 +217,75 @@ unsigned ws_lanes_at_my_position(const ws_lane *l)
 
 /* ---- switching ----------------------------------------------------- */
 
+/*
+ * Control passes from lane to lane directly, without a round trip through
+ * the scheduler's context: the lane that stops picks the next one exactly
+ * as the scheduler would (the next lane of the lockstep step; ws.next or
+ * the earliest ready lane under its and random) and switches to it. Only
+ * when there is none (a lockstep step is over, or no lane is ready) does
+ * control go back to the scheduler (run_block).
+ */
+static unsigned step_left;        /* lockstep: lanes of the step not yet run */
+static int step_base;             /* lockstep: the step's warp's first thread */
+static uint64_t step_sleep;       /* lockstep: the longest sleep of the step */
+
+/* What the scheduler does for a lane that gave control back. */
+static inline void lane_stopped(ws_lane *l)
+{
+    if (l->state == WS_RUNNING) {
+        set_state(l, WS_READY);
+        if (ws_cfg.model != WS_LOCKSTEP)
+            heap_push(l);
+    }
+    if (ws_cfg.model == WS_LOCKSTEP && l->sleep > step_sleep)
+        step_sleep = l->sleep;
+}
+
+/* The lane to run next, or NULL when control goes back to the scheduler. */
+static inline ws_lane *next_lane(void)
+{
+    ws_lane *n;
+    if (ws_cfg.model == WS_LOCKSTEP) {
+        while (step_left) {
+            n = &ws.lanes[step_base + __builtin_ctz(step_left)];
+            step_left &= step_left - 1;
+            if (n->state == WS_READY) {
+                n->sleep = 0;
+                return n;
+            }
+        }
+        return NULL;
+    }
+    if (ws.live <= 0)
+        return NULL;
+    n = ws.next;
+    ws.next = NULL;
+    return n ? n : heap_pop();
+}
+
+static inline void lane_start(ws_lane *l)
+{
+    set_state(l, WS_RUNNING);
+    ws.cur = l;
+    ws_self = &l->coords;
+}
+
 void ws_yield(void)
 {
-    ws_lane *l = ws.cur;
+    ws_lane *l = ws.cur, *n;
+    lane_stopped(l);
+    n = next_lane();
+    if (n == l) {
+        lane_start(l);
+        return;
+    }
+    if (n) {
+        lane_start(n);
+        ws_ctx_switch(&l->ctx, &n->ctx);
+        return;
+    }
+    ws.cur = NULL;
+    ws_self = &host_coords;
     ws_ctx_switch(&l->ctx, &ws.sched);
 }
 
@@ -353,19 +419,11 @@ static void lane_entry(void)
     lane_exit(l);
 }
 
+/* Runs l, and the lanes it hands control to, until control comes back. */
 static void run_lane(ws_lane *l)
 {
-    set_state(l, WS_RUNNING);
-    ws.cur = l;
-    ws_self = &l->coords;
+    lane_start(l);
     ws_ctx_switch(&ws.sched, &l->ctx);
-    ws.cur = NULL;
-    ws_self = &host_coords;
-    if (l->state == WS_RUNNING) {
-        set_state(l, WS_READY);
-        if (ws_cfg.model != WS_LOCKSTEP)
-            heap_push(l);
-    }
 }
 
 /* lockstep: one step of the warp with the lowest clock; 0 if none can. */
@@ -396,15 +454,13 @@ static int lockstep_step(void)
         }
     }
     w->step_mask = group;
-    for (i = 0; i < w->n; i++) {
-        ws_lane *l = &ws.lanes[w->base + i];
-        if (!(group & (1u << i)) || l->state != WS_READY)
-            continue;
-        l->sleep = 0;
-        run_lane(l);
-        if (l->sleep > sleep)
-            sleep = l->sleep;
-    }
+    step_left = group;
+    step_base = w->base;
+    step_sleep = 0;
+    min = next_lane();              /* the step's lanes run in lane order */
+    if (min)
+        run_lane(min);
+    sleep = step_sleep;
     w->clock += WS_STEP_CYCLES + sleep;
     /* Collectives and barriers that the step's lanes reached complete now. */
     if (group & ~w->ready & ~w->gone) {
