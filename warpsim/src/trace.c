@@ -12,7 +12,11 @@
  * arrows from the source lane to the reading lane; ballots as a 32-cell
  * strip; each race reported on this warp marked at both accesses. The
  * recording stops after WARPSIM_TRACE_STEPS lane steps, so that the file
- * stays small. Shapes and dash patterns carry every meaning (greyscale-safe).
+ * stays small; when the rows would be taller than WARPSIM_TRACE_HEIGHT px
+ * (default 1400, less for fewer steps: max_height), rows are left out, each
+ * run of them a grey band, keeping those around the races first and then
+ * those from the top, so that the picture stays readable. Shapes and dash
+ * patterns carry every meaning (greyscale-safe).
  *
  * The driver's --trace-models runs a program once per model and puts the
  * pictures side by side (driver.c).
@@ -48,7 +52,7 @@ static tev *evs;
 static int nev, cap, steps, stopped, active, seen;
 static int lastrow[32], currow, lastev[32];
 static trace_race races[16];
-static int nraces;
+static int nraces, races_out;
 static char kname[64];
 
 void ws_trace_block_start(void)
@@ -227,7 +231,26 @@ void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
 #define RIGHT 300                 /* the line labels */
 #define ROWH 13
 #define TOP 64
-#define MAXH 1400                 /* the rows' height at most: the rest is cut */
+#define MAXH 1400                 /* the rows' height at most: the rest left out */
+
+/* The rows' height at most: WARPSIM_TRACE_HEIGHT px (160 to MAXH) if set,
+ * else MAXH at the default 400 lane steps and less for fewer steps (3.5 px
+ * a step, at least 160), so that a short recording makes a short picture.
+ * A bad WARPSIM_TRACE_HEIGHT is said once on stderr and not used. */
+static int max_height(void)
+{
+    const char *v = getenv("WARPSIM_TRACE_HEIGHT");
+    int h = (int)(ws_cfg.trace_steps * 7 / 2);
+    if (v && *v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!*end && n >= 160 && n <= MAXH)
+            return (int)n;
+        fprintf(stderr, "warpsim: WARPSIM_TRACE_HEIGHT=%s: the rows' height must be from 160 "
+                "to %d px; not used\n", v, MAXH);
+    }
+    return h < 160 ? 160 : h > MAXH ? MAXH : h;
+}
 
 static int *rowy;                 /* each row's top */
 static int *rowh;
@@ -321,9 +344,9 @@ static void legend(FILE *f, const char *id, int y)
             id, x + 10, y - 4, x + 30, y);
 }
 
-/* Drops the events from row rows on, and the races marked on them; the
- * lanes' last events (lastev) are those left. */
-static void clip(int rows)
+/* Drops the events in rows that keep does not hold, and the races marked on
+ * them; the lanes' last events (lastev) are those left. */
+static void clip(const char *keep)
 {
     int i, j, n = 0, *map = malloc((size_t)(nev ? nev : 1) * sizeof *map);
     if (!map) {
@@ -331,7 +354,7 @@ static void clip(int rows)
         exit(2);
     }
     for (i = 0; i < nev; i++) {
-        map[i] = evs[i].row < rows ? n : -1;
+        map[i] = keep[evs[i].row] ? n : -1;
         if (map[i] >= 0)
             evs[n++] = evs[i];
     }
@@ -344,6 +367,7 @@ static void clip(int rows)
         races[j++] = r;
     }
     nev = n;
+    races_out = nraces - j;
     nraces = j;
     for (i = 0; i < n; i++)
         evs[i].race = 0;
@@ -357,13 +381,52 @@ static void clip(int rows)
     free(map);
 }
 
+/* Chooses the rows drawn when all would be taller than max_height(): the
+ * rows around each race's two accesses (up to two thirds of it), then rows
+ * from the top while they fit. Returns the number of rows left out. */
+static int choose_rows(int rows, char *keep)
+{
+    int i, k, d, total = 0, out = 0, maxh = max_height();
+    for (i = 0; i < rows; i++)
+        total += rowh[i];
+    if (total <= maxh) {
+        memset(keep, 1, (size_t)rows);
+        return 0;
+    }
+    memset(keep, 0, (size_t)rows);
+    total = 0;
+    for (i = 0; i < nraces; i++)
+        for (k = 0; k < 2; k++) {
+            int r = evs[k ? races[i].b : races[i].a].row;
+            for (d = -1; d <= 1; d++)
+                if (r + d >= 0 && r + d < rows && !keep[r + d] &&
+                    total + rowh[r + d] + ROWH <= maxh * 2 / 3) {
+                    keep[r + d] = 1;
+                    total += rowh[r + d] + (d == -1 ? ROWH : 0);   /* and a band above */
+                }
+        }
+    for (i = 0; i < rows; i++) {
+        if (keep[i])
+            continue;
+        if (total + rowh[i] > maxh)
+            break;
+        keep[i] = 1;
+        total += rowh[i];
+    }
+    for (i = 0; i < rows; i++)
+        out += !keep[i];
+    return out;
+}
+
 /* Writes the picture; called once, from the summary. */
 void ws_trace_write(void)
 {
     FILE *f;
-    int i, rows = 0, width, height, y, lane, cut = -1;
+    int i, rows = 0, width, height, y, lane, cut, ngaps = 0;
+    char *keep;
+    struct { int y, first, last, steps; } *gaps;
     const char *id = ws_model_names[ws_cfg.model];
-    char buf[64], hatch[32];
+    char buf[64], hatch[32], note[128];
     if (!ws_cfg.trace)
         return;
     snprintf(hatch, sizeof hatch, "url(#%s-hatch)", id);
@@ -377,25 +440,48 @@ void ws_trace_write(void)
             rows = evs[i].row + 1;
     rowy = calloc((size_t)rows + 1, sizeof *rowy);
     rowh = calloc((size_t)rows + 1, sizeof *rowh);
-    y = TOP;
+    keep = malloc((size_t)rows + 1);
+    gaps = malloc(((size_t)rows + 1) * sizeof *gaps);
+    if (!rowy || !rowh || !keep || !gaps) {
+        fprintf(stderr, "warpsim: out of host memory\n");
+        exit(2);
+    }
     for (i = 0; i < rows; i++) {
         int k = busy_row_kind(i);
         rowh[i] = k == 2 ? 3 * ROWH : k ? 2 * ROWH : ROWH;
-        if (y + rowh[i] - TOP > MAXH)
-            break;
-        rowy[i] = y;
-        y += rowh[i];
     }
-    if (i < rows) {
-        /* Taller than MAXH: the picture ends at row i, as if the recording
-         * had stopped there, so that it stays readable. */
-        cut = i;
-        rows = i;
-        clip(rows);
+    /* Taller than max_height(): some rows are left out, each run of them drawn as a
+     * grey band that says how many lane steps it hides, so that the picture
+     * stays readable and still shows every race it can. */
+    cut = choose_rows(rows, keep);
+    y = TOP;
+    for (i = 0; i < rows; i++) {
+        if (keep[i]) {
+            rowy[i] = y;
+            y += rowh[i];
+            continue;
+        }
+        if (i == 0 || keep[i - 1]) {
+            gaps[ngaps].y = y;
+            gaps[ngaps].first = i;
+            gaps[ngaps].steps = 0;
+            ngaps++;
+            y += ROWH;
+        }
+        gaps[ngaps - 1].last = i;
+        rowy[i] = gaps[ngaps - 1].y;
+        rowh[i] = 0;
     }
+    for (i = 0; i < nev; i++)
+        if (!keep[evs[i].row] && evs[i].type == EV_STEP)
+            for (lane = 0; lane < ngaps; lane++)
+                if (evs[i].row >= gaps[lane].first && evs[i].row <= gaps[lane].last)
+                    gaps[lane].steps++;
+    if (cut)
+        clip(keep);
     rowy[rows] = y;
     width = LEFT + 32 * COLW + RIGHT;
-    height = y + 20 + 16 * (nraces + 1) + 110;
+    height = y + 20 + 16 * (nraces + 2) + 110;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
@@ -416,10 +502,13 @@ void ws_trace_write(void)
             (unsigned long long)ws_cfg.trace_block);
     esc(f, seen ? kname : "(no such launch, block or warp ran)");
     fprintf(f, " (launch %llu)</text>\n", (unsigned long long)ws_cfg.trace_launch);
-    snprintf(buf, sizeof buf, "; cut at %d rows, to stay readable", cut);
+    snprintf(note, sizeof note, "%s", stopped ? "; stopped after --trace-steps lane steps" : "");
+    if (cut)
+        snprintf(note + strlen(note), sizeof note - strlen(note), "; %d of %d rows drawn "
+                 "(grey: left out)", rows - cut, rows);
     fprintf(f, "<text x=\"8\" y=\"34\" font-size=\"10\">rows: the order warpsim ran the steps "
             "in, going down; left: the lane's virtual clock (cycles)%s</text>\n",
-            cut >= 0 ? buf : stopped ? "; stopped after --trace-steps lane steps" : "");
+            note);
     /* lane numbers */
     fprintf(f, "<g font-size=\"9\" text-anchor=\"middle\">");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"start\">lane</text>", 8, TOP - 8);
@@ -487,6 +576,18 @@ void ws_trace_write(void)
             }
             fprintf(f, "\"/>\n");
         }
+    }
+    /* the rows left out */
+    for (i = 0; i < ngaps; i++) {
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#d8d8d8\"/>"
+                "<text x=\"%d\" y=\"%d\" font-size=\"9\">", LEFT, gaps[i].y + 2, 32 * COLW,
+                ROWH - 4, LEFT + 32 * COLW + 8, gaps[i].y + ROWH - 3);
+        if (gaps[i].first == gaps[i].last)
+            fprintf(f, "row %d", gaps[i].first + 1);
+        else
+            fprintf(f, "rows %d-%d", gaps[i].first + 1, gaps[i].last + 1);
+        fprintf(f, " left out: %d lane step%s</text>\n", gaps[i].steps,
+                gaps[i].steps == 1 ? "" : "s");
     }
     /* a step on the lane's line: a dot; one that moves to a new line: its
      * number on a white patch (no paint-order halo: WeasyPrint lacks it) */
@@ -614,9 +715,14 @@ void ws_trace_write(void)
         esc(f, races[i].text);
         fprintf(f, "</text>\n");
     }
+    if (races_out) {
+        fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">and %d more race%s in rows left "
+                "out</text>\n", LEFT, y, races_out, races_out == 1 ? "" : "s");
+        y += 16;
+    }
     if (!nraces) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"10\">no race reported on this warp%s"
-                "</text>\n", LEFT, y, cut >= 0 || stopped ? " in the steps drawn" : "");
+                "</text>\n", LEFT, y, cut || stopped ? " in the steps drawn" : "");
         y += 16;
     }
     legend(f, id, y + 8);
@@ -624,4 +730,6 @@ void ws_trace_write(void)
     fclose(f);
     free(rowy);
     free(rowh);
+    free(keep);
+    free(gaps);
 }
