@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include "ws_internal.h"
 
-static uintptr_t exe_base;
+uintptr_t ws_exe_base;            /* where the executable is loaded */
 static int exe_pie = 1, loaded;
 static char exe_path[4096];
 
@@ -44,7 +44,7 @@ void ws_image_init(void)
     ssize_t n = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
     exe_path[n > 0 ? n : 0] = '\0';
     if (dladdr((void *)ws_image_init, &info) && info.dli_fbase)
-        exe_base = (uintptr_t)info.dli_fbase;
+        ws_exe_base = (uintptr_t)info.dli_fbase;
     fd = exe_path[0] ? open(exe_path, O_RDONLY) : -1;
     if (fd >= 0) {
         if (read(fd, &eh, sizeof eh) == (ssize_t)sizeof eh &&
@@ -61,17 +61,12 @@ const char *ws_image_path(void)
 
 uintptr_t ws_image_file_addr(uintptr_t pc)
 {
-    return exe_pie ? pc - exe_base : pc;
-}
-
-uint32_t ws_pc_offset(uintptr_t pc)
-{
-    return (uint32_t)(pc - exe_base);
+    return exe_pie ? pc - ws_exe_base : pc;
 }
 
 uintptr_t ws_pc_from_offset(uint32_t off)
 {
-    return exe_base + off;
+    return ws_exe_base + off;
 }
 
 static int by_start(const void *a, const void *b)
@@ -118,7 +113,7 @@ static void load(void)
     Elf64_Ehdr *eh;
     Elf64_Shdr *sh;
     const char *shstr;
-    uintptr_t bias = exe_pie ? exe_base : 0;
+    uintptr_t bias = exe_pie ? ws_exe_base : 0;
     loaded = 1;
     if (!exe_path[0] || (fd = open(exe_path, O_RDONLY)) < 0)
         return;

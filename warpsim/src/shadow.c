@@ -224,6 +224,10 @@ int ws_alloc_of(uintptr_t addr, uintptr_t *start, size_t *size)
     return (int)a;
 }
 
+/* The live allocation that the last access checked landed in, [lo, hi):
+ * most accesses land in the same one, and need no look-up. */
+static uintptr_t live_lo, live_hi;
+
 int ws_arena_free(void *p)
 {
     uintptr_t s;
@@ -232,6 +236,7 @@ int ws_arena_free(void *p)
     if (!a || s != (uintptr_t)p || allocs[a - 1].freed)
         return -1;              /* not an allocation's start, or freed already */
     allocs[a - 1].freed = 1;
+    live_lo = live_hi = 0;
     live_bytes -= n;
     if (n >= ((size_t)1 << 20))
         madvise((void *)s, n & ~(((size_t)1 << PAGE_SHIFT) - 1), MADV_DONTNEED);
@@ -249,6 +254,21 @@ int ws_is_device(const void *p, size_t bytes)
         return 0;
     if (!a || allocs[a - 1].freed || (uintptr_t)p + bytes > s + n)
         return -1;
+    return 1;
+}
+
+/* ws_is_device(p, bytes) == 1, for a lane's access. */
+static inline int device_access(uintptr_t p, size_t bytes)
+{
+    uintptr_t s;
+    size_t n;
+    if (p >= live_lo && p + bytes <= live_hi)
+        return 1;
+    if (ws_is_device((void *)p, bytes) != 1)
+        return 0;
+    ws_alloc_of(p, &s, &n);
+    live_lo = s;
+    live_hi = s + n;
     return 1;
 }
 
@@ -296,6 +316,10 @@ static const char *verb(int flags)
     return flags & WS_ACC_VOLATILE ? "reads it (volatile)" : "reads it";
 }
 
+/* Pairs of pcs already reported as a race, direct-mapped (a pair it forgets
+ * goes to ws_report_once again, which remembers them all). */
+static struct { uint32_t lo, hi; } seen_races[64];
+
 /* Reports a race once per pair of pcs (in either order), the writer first. */
 static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t size,
                         int shared)
@@ -310,8 +334,15 @@ static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t 
         ws_trace_race(prev->tid, prev->block, prev->pc, prev->flags & WS_ACC_WRITE,
                       cur->tid, cur->pc, cur->flags & WS_ACC_WRITE, name);
     }
-    if (!ws_report_once(WR_RACE, lo, hi, 0))
+    if (seen_races[(lo * 31 + hi) & 63].lo == lo && seen_races[(lo * 31 + hi) & 63].hi == hi)
+        return;                 /* reported before (a repeat costs no look-up) */
+    if (!ws_report_once(WR_RACE, lo, hi, 0)) {
+        seen_races[(lo * 31 + hi) & 63].lo = lo;
+        seen_races[(lo * 31 + hi) & 63].hi = hi;
         return;
+    }
+    seen_races[(lo * 31 + hi) & 63].lo = lo;
+    seen_races[(lo * 31 + hi) & 63].hi = hi;
     if (ws_counts[WR_RACE] > 10 && !ws_cfg.verbose) {
         if (ws_counts[WR_RACE] == 11)
             ws_say("more races are counted but not shown (WARPSIM_VERBOSE=1 shows them all)");
@@ -529,7 +560,7 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
             end = ws_shared_len;
         cur.stamp = ws.block_stamp;
     } else {
-        if (ws_is_device((void *)addr, size) != 1) {
+        if (!device_access(addr, size)) {
             report_bad_global(l, addr, size, flags, pc);
             return;
         }

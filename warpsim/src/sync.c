@@ -32,21 +32,17 @@ typedef struct release {
     uint32_t acq;                 /* what the thread had acquired */
 } release;
 
-static release *log_;             /* log_[1..n]: releases, in the order made */
-static uint32_t n, cap;
+static release *log_;             /* log_[1..ws_sync_count]: releases, in order */
+uint32_t ws_sync_count;           /* releases made so far */
+static uint32_t cap;
 
 typedef struct loc { uintptr_t addr; uint32_t rel; } loc;
 static loc *locs;                 /* atomically written locations -> last release */
 static size_t nlocs, cap_locs;
 
-uint32_t ws_sync_now(void)
-{
-    return n;
-}
-
 static uint32_t append(uint32_t block, uint32_t tid, uint32_t prev, uint32_t acq)
 {
-    if (n + 1 >= cap) {
+    if (ws_sync_count + 1 >= cap) {
         uint32_t ncap = cap ? 2 * cap : 1024;
         release *r = realloc(log_, (size_t)ncap * sizeof *r);
         if (!r) {
@@ -56,12 +52,12 @@ static uint32_t append(uint32_t block, uint32_t tid, uint32_t prev, uint32_t acq
         log_ = r;
         cap = ncap;
     }
-    n++;
-    log_[n].block = block;
-    log_[n].tid = tid;
-    log_[n].prev = prev;
-    log_[n].acq = acq;
-    return n;
+    ws_sync_count++;
+    log_[ws_sync_count].block = block;
+    log_[ws_sync_count].tid = tid;
+    log_[ws_sync_count].prev = prev;
+    log_[ws_sync_count].acq = acq;
+    return ws_sync_count;
 }
 
 static size_t hash(uintptr_t a, size_t m)
@@ -148,7 +144,7 @@ int ws_sync_ordered(uint32_t block, uint32_t tid, uint32_t since, const ws_lane 
         uint32_t r = stack[--sp];
         const release *e;
         visits++;
-        if (r <= since || r > n)
+        if (r <= since || r > ws_sync_count)
             continue;
         e = &log_[r];
         if (e->block == block && e->tid == tid)

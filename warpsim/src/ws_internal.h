@@ -222,7 +222,11 @@ typedef struct ws_var { uintptr_t addr; size_t size; char name[64]; } ws_var;
 void ws_image_init(void);
 const char *ws_image_path(void);
 uintptr_t ws_image_file_addr(uintptr_t pc);  /* the address addr2line wants */
-uint32_t ws_pc_offset(uintptr_t pc);
+extern uintptr_t ws_exe_base;
+static inline uint32_t ws_pc_offset(uintptr_t pc)
+{
+    return (uint32_t)(pc - ws_exe_base);
+}
 uintptr_t ws_pc_from_offset(uint32_t off);
 const ws_var *ws_image_vars(int *n);          /* __shared__ variables, by address */
 const ws_var *ws_image_var_at(uintptr_t addr);
@@ -232,7 +236,11 @@ int ws_source_return_between(const char *path, int from, int to);
 
 /* ---- order through atomics and fences (sync.c) --------------------- */
 
-uint32_t ws_sync_now(void);
+extern uint32_t ws_sync_count;
+static inline uint32_t ws_sync_now(void)   /* releases made so far */
+{
+    return ws_sync_count;
+}
 void ws_sync_fence(ws_lane *l);
 void ws_sync_atomic(ws_lane *l, uintptr_t addr, int wrote);
 int ws_sync_ordered(uint32_t block, uint32_t tid, uint32_t since, const ws_lane *l);
