@@ -248,14 +248,37 @@ $out"
     assert_line --regexp '^not ok 1 - mine.cu: variant 1 n=1 seed=1 jitter=0ns matches CPU$'
 }
 
-@test "make bench reports warpsim's memory accesses per second for each model" {
-    run make --no-print-directory -C "$REPO/warpsim" bench
+@test "make bench measures each model beside a base commit's build, built in a worktree it removes, as a ratio" {
+    local base short
+    base=$(git -C "$REPO" rev-parse HEAD)
+    short=$(git -C "$REPO" rev-parse --short HEAD)
+    WS_BENCH_CACHE=$BATS_TEST_TMPDIR/base run "$REPO/warpsim/bench.sh" --base HEAD --reps 1 \
+        -n 2 -r 8 "$T/bench"
     echo "$output"
     assert_success
+    assert_line --regexp "^bench.sh: building $short's warpsim in a temporary worktree \\(build/bench-base/worktree\\.[A-Za-z0-9]+\\)$"
+    [ -x "$BATS_TEST_TMPDIR/base/$base-cc/bench" ] || fail "the base's program is not kept"
     for model in lockstep its random; do
-        assert_line --regexp "^$model +8 +64 +[0-9]+ +[0-9.]+ +[0-9.]+$"
-        assert_line --regexp "^$model +32 +64 +[0-9]+ +[0-9.]+ +[0-9.]+$"
+        assert_line --regexp "^$model +[0-9.]+ +[0-9.]+ +[0-9.]+x +20992$"
+        assert_line --regexp "^summary: warpsim $model: [0-9.]+ M accesses/s, [0-9.]+x $short's [0-9.]+$"
     done
+    run git -C "$REPO" worktree list
+    refute_output --partial bench-base
+}
+
+@test "make bench without a base measures this build alone; a bad base or count is one line, exit 2" {
+    run "$REPO/warpsim/bench.sh" --base none --reps 1 -n 1 -r 4 "$T/bench"
+    assert_success
+    assert_line "bench.sh: no base to compare with: no base asked for"
+    for model in lockstep its random; do
+        assert_line --regexp "^summary: warpsim $model: [0-9.]+ M accesses/s$"
+    done
+    run --separate-stderr "$REPO/warpsim/bench.sh" --base no-such-commit "$T/bench"
+    assert_failure 2
+    assert_equal "$stderr" "bench.sh: --base: 'no-such-commit' is no commit of this repository"
+    run --separate-stderr "$REPO/warpsim/bench.sh" --reps 0 "$T/bench"
+    assert_failure 2
+    assert_equal "$stderr" "bench.sh: --reps needs a positive number, not '0' (try --help)"
 }
 
 # python3's XML parser, then what the picture must hold.

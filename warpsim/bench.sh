@@ -19,7 +19,8 @@
 #   -h, --help     this text
 #
 # The last lines start with "summary:" (the top-level make bench shows
-# them). Environment: WS_CC, the compiler (default cc). Exit status: 0 the
+# them). Environment: WS_CC, the compiler (default cc); WS_BENCH_CACHE,
+# where base builds are kept (build/bench-base). Exit status: 0 the
 # measurements ran (where there is no previous commit, or the base does not
 # build, it says so and measures this build alone), 1 a run failed or the
 # two builds disagree, 2 bad usage (a --base that names no commit).
@@ -60,12 +61,13 @@ done
 [ -x "$prog" ] || die "$prog is not built (make -C warpsim build/tests/bench)"
 cc=${WS_CC:-cc}
 build=$here/build
+cache=${WS_BENCH_CACHE:-$build/bench-base}
 
 # base_program: builds the base commit's bench program (or finds it built);
 # sets BASE_PROG and BASE_NAME, or BASE_WHY when there is none.
 BASE_PROG='' BASE_NAME='' BASE_WHY=''
 base_program() {
-    local sha wt dir log
+    local sha wt dir log jobs
     if [ "$base" = none ]; then
         BASE_WHY="no base asked for"
         return
@@ -79,18 +81,19 @@ base_program() {
         die "--base: '$base' is no commit of this repository"
     fi
     BASE_NAME=$(git -C "$here" rev-parse --short "$sha")
-    dir=$build/bench-base/$sha-$(basename "$cc")
+    dir=$cache/$sha-$(basename "$cc")
     if [ -x "$dir/bench" ]; then
         BASE_PROG=$dir/bench
         return
     fi
     mkdir -p "$build/bench-base"
     wt=$(mktemp -d "$build/bench-base/worktree.XXXXXX") || { BASE_WHY="no temporary folder"; return; }
+    jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
     log=$wt.log
     echo "bench.sh: building $BASE_NAME's warpsim in a temporary worktree (${wt#"$here"/})"
     if git -C "$here" worktree add --quiet --detach "$wt" "$sha" >"$log" 2>&1 &&
         [ -f "$wt/warpsim/tests/bench.cu" ] &&
-        make --no-print-directory -s -C "$wt/warpsim" WS_CC="$cc" all >>"$log" 2>&1 &&
+        make --no-print-directory -s -j"$jobs" -C "$wt/warpsim" WS_CC="$cc" all >>"$log" 2>&1 &&
         make --no-print-directory -s -C "$wt/warpsim" WS_CC="$cc" build/tests/bench >>"$log" 2>&1; then
         mkdir -p "$dir"
         cp "$wt/warpsim/build/tests/bench" "$dir/bench"
