@@ -59,9 +59,9 @@ static heap_entry heap[WS_MAX_THREADS];
 static int heap_n;
 static int hpos[WS_MAX_THREADS];        /* each thread's place in heap, or -1 */
 
-static int earlier(const heap_entry *a, const heap_entry *b)
+static inline int earlier(const heap_entry *a, const heap_entry *b)
 {
-    return a->clock < b->clock || (a->clock == b->clock && a->key < b->key);
+    return (a->clock < b->clock) | ((a->clock == b->clock) & (a->key < b->key));
 }
 
 static void heap_set(int i, heap_entry e)
@@ -90,8 +90,8 @@ static void sift_down(int i)
         int c = 2 * i + 1;
         if (c >= heap_n)
             break;
-        if (c + 1 < heap_n && earlier(&heap[c + 1], &heap[c]))
-            c++;
+        if (c + 1 < heap_n)
+            c += earlier(&heap[c + 1], &heap[c]);
         if (!earlier(&heap[c], &e))
             break;
         heap_set(i, heap[c]);
@@ -376,11 +376,14 @@ void ws_point(uintptr_t pc)
         if (heap_n == 0)
             return;
         lo = heap[0].clock < l->clock ? heap[0].clock : l->clock;
+        /* (a lane's clock does not change while it waits in the heap: the
+         * entry's copy is the lane's clock) */
         for (tries = 0; tries < 8 && !c; tries++) {
             uint64_t i = rng() % (uint64_t)(heap_n + 1);
-            c = i == (uint64_t)heap_n ? l : heap[i].l;
-            if (c->clock > lo + WS_RANDOM_WINDOW)
-                c = NULL;
+            if (i == (uint64_t)heap_n)
+                c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
+            else
+                c = heap[i].clock <= lo + WS_RANDOM_WINDOW ? heap[i].l : NULL;
         }
         if (!c)
             c = l->clock <= heap[0].clock ? l : heap[0].l;
