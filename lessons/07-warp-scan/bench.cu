@@ -553,6 +553,7 @@ int main(int argc, char **argv)
             const repeat_setting *r = &repeats[k];
             long long blocks = rn / r->threads, count = blocks * r->threads;
             float ms[3];
+            int right[3];
             if (k > 0 && !sweep)
                 break;
             /* CPU: 32 inclusive block scans, each result cut to 16 bits. */
@@ -570,12 +571,11 @@ int main(int argc, char **argv)
                 }
             }
             for (h = 0; h < 3; h++) {
-                int right;
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)count * sizeof(int)));
                 r->fn[h]<<<(unsigned)blocks, r->threads>>>(b.in, b.out);
                 CUDA_CHECK(cudaGetLastError());
-                right = same(want, &b, got, count, how_name[h]);
-                ok &= right;
+                right[h] = same(want, &b, got, count, how_name[h]);
+                ok &= right[h];
                 ms[h] = verify ? 0 : median_ms(&b, (int)reps, [&] {
                     r->fn[h]<<<(unsigned)blocks, r->threads>>>(b.in, b.out);
                 });
@@ -589,7 +589,7 @@ int main(int argc, char **argv)
                     char method[32];
                     snprintf(method, sizeof method, "repeat-%s", how_name[h]);
                     row("block", count, method, k == 0 ? "default" : "sweep", r->threads, 1,
-                        ms[h], best, 1, 0);
+                        ms[h], best, right[h], 0);
                 }
             }
         }
@@ -597,6 +597,7 @@ int main(int argc, char **argv)
             const setting *s = &settings[k];
             int tile = s->threads * s->items;
             float ms[3];
+            int right[3];
             if (k > 0 && !sweep)
                 break;
             for (i = 0; i < sweep_n; i += tile) {
@@ -611,7 +612,8 @@ int main(int argc, char **argv)
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sweep_n * sizeof(int)));
                 s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
                 CUDA_CHECK(cudaGetLastError());
-                ok &= same(want, &b, got, sweep_n, how_name[h]);
+                right[h] = same(want, &b, got, sweep_n, how_name[h]);
+                ok &= right[h];
                 ms[h] = verify ? 0 : median_ms(&b, (int)reps, [&] {
                     s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
                 });
@@ -624,7 +626,7 @@ int main(int argc, char **argv)
                     char method[32];
                     snprintf(method, sizeof method, "tile-%s", how_name[h]);
                     row("block", sweep_n, method, k == 0 ? "default" : "sweep", s->threads,
-                        s->items, ms[h], best, 1, 1);
+                        s->items, ms[h], best, right[h], 1);
                 }
             }
         }
