@@ -531,6 +531,8 @@ static void start_block(void)
         unsigned bx = ws.block.x, by = ws.block.y;
         ws_ctx keep = l->ctx;             /* the ucontext fallback reuses its buffer */
         memset(l, 0, offsetof(ws_lane, frames));
+        memset((char *)l + offsetof(ws_lane, frames) + sizeof l->frames, 0,
+               sizeof *l - offsetof(ws_lane, frames) - sizeof l->frames);
         l->ctx = keep;
         l->coords.thread_idx.x = (unsigned)t % bx;
         l->coords.thread_idx.y = ((unsigned)t / bx) % by;
@@ -611,7 +613,10 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.launch_id++;
     ws.launches++;
     if (!ws.lanes) {
-        ws.lanes = calloc(WS_MAX_THREADS, sizeof *ws.lanes);
+        void *p = NULL;
+        if (posix_memalign(&p, 64, WS_MAX_THREADS * sizeof *ws.lanes) == 0)
+            memset(p, 0, WS_MAX_THREADS * sizeof *ws.lanes);
+        ws.lanes = p;
         if (!ws.lanes) {
             fprintf(stderr, "warpsim: out of host memory\n");
             exit(2);

@@ -91,6 +91,11 @@ enum ws_kind { WS_KINDS(WS_KIND_ENUM) WK_NKINDS };
 extern const char *const ws_kind_names[];
 
 typedef struct ws_lane {
+    /* What every scheduling point and access touches comes first, in as
+     * few cache lines as it takes (a step of lockstep or random touches a
+     * different lane each time); a lockstep step compares the positions
+     * (pos_depth, pc and the first frames) of a warp's lanes, which share
+     * the second line. */
     ws_ctx ctx;
     ws_coords coords;             /* threadIdx, blockIdx: what ws_self points at */
     int tid, warp, lane;          /* thread in block, warp in block, lane in warp */
@@ -100,9 +105,23 @@ typedef struct ws_lane {
     uint32_t quantum;             /* its: steps since the lane last yielded */
 
     /* Position: the call stack (return addresses, outermost first) and the
-     * pc of the last scheduling point; frames[0..pos_depth) belong to it. */
+     * pc of the last scheduling point; frames[0..pos_depth) belong to it.
+     * start_block clears every field but frames. */
     int depth, pos_depth;
     uintptr_t pc;
+    uintptr_t frames[WS_MAX_FRAMES];
+
+    uint64_t sleep;               /* lockstep: sleep requested in this step */
+    uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
+    uint32_t spin_steps;          /* scheduling points since the block last progressed */
+    uint32_t clock_polls;         /* clock64() calls since its last memory access */
+    uintptr_t spin_lo, spin_hi;   /* the lowest and highest pc among them */
+    uint64_t steps;               /* scheduling points while the block progressed */
+    uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
+    uintptr_t rd1, rd2;           /* the last two addresses it read */
+    uint32_t acq, acq_last;       /* sync.c: what it acquired; the last release it read */
+    uint32_t last_rel;            /* sync.c: its own last release */
+    int fenced;                   /* a __threadfence since its last release */
 
     /* The collective the lane waits in (or last waited in). */
     int kind, op, size, arg, width;
@@ -113,24 +132,12 @@ typedef struct ws_lane {
     int line;
     uintptr_t site;               /* pc of the call */
     uint64_t arrived;             /* clock when it arrived */
+    uint64_t sites;               /* collective and barrier sites it called (a Bloom filter) */
+    uint32_t exit_gen;            /* ws.gen when the lane exited */
+    unsigned am_group;            /* __activemask: the group assigned to it, or 0 */
 
     uint32_t vc[32];              /* warp vector clock (__syncwarp, __syncthreads) */
-    uint64_t sleep;               /* lockstep: sleep requested in this step */
-    uint32_t exit_gen;            /* ws.gen when the lane exited */
-    uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
-    uint32_t spin_steps;          /* scheduling points since the block last progressed */
-    uintptr_t spin_lo, spin_hi;   /* the lowest and highest pc among them */
-    unsigned am_group;            /* __activemask: the group assigned to it, or 0 */
-    uintptr_t rd1, rd2;           /* the last two addresses it read */
-    uint32_t clock_polls;         /* clock64() calls since its last memory access */
-    uint64_t sites;               /* collective and barrier sites it called (a Bloom filter) */
-    uint64_t steps;               /* scheduling points while the block progressed */
-    uint32_t acq, acq_last;       /* sync.c: what it acquired; the last release it read */
-    uint32_t last_rel;            /* sync.c: its own last release */
-    int fenced;                   /* a __threadfence since its last release */
-    uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
-    uintptr_t frames[WS_MAX_FRAMES];   /* last: start_block clears what precedes */
-} ws_lane;
+} __attribute__((aligned(64))) ws_lane;  /* each lane starts a cache line */
 
 typedef struct ws_warp {
     int base, n;                  /* first thread, lanes that exist */
