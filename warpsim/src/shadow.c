@@ -320,6 +320,14 @@ static const char *verb(int flags)
  * goes to ws_report_once again, which remembers them all). */
 static struct { uint32_t lo, hi; } seen_races[64];
 
+/* Whether the race of the accesses at pc offsets a and b (either order) was
+ * reported before, as far as seen_races remembers. */
+static inline int race_seen(uint32_t a, uint32_t b)
+{
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    return seen_races[(lo * 31 + hi) & 63].lo == lo && seen_races[(lo * 31 + hi) & 63].hi == hi;
+}
+
 /* Reports a race once per pair of pcs (in either order), the writer first. */
 static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t size,
                         int shared)
@@ -334,15 +342,12 @@ static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t 
         ws_trace_race(prev->tid, prev->block, prev->pc, prev->flags & WS_ACC_WRITE,
                       cur->tid, cur->pc, cur->flags & WS_ACC_WRITE, name);
     }
-    if (seen_races[(lo * 31 + hi) & 63].lo == lo && seen_races[(lo * 31 + hi) & 63].hi == hi)
-        return;                 /* reported before (a repeat costs no look-up) */
-    if (!ws_report_once(WR_RACE, lo, hi, 0)) {
-        seen_races[(lo * 31 + hi) & 63].lo = lo;
-        seen_races[(lo * 31 + hi) & 63].hi = hi;
+    if (race_seen(lo, hi))
         return;
-    }
-    seen_races[(lo * 31 + hi) & 63].lo = lo;
+    seen_races[(lo * 31 + hi) & 63].lo = lo;    /* ws_report_once remembers it now */
     seen_races[(lo * 31 + hi) & 63].hi = hi;
+    if (!ws_report_once(WR_RACE, lo, hi, 0))
+        return;
     if (ws_counts[WR_RACE] > 10 && !ws_cfg.verbose) {
         if (ws_counts[WR_RACE] == 11)
             ws_say("more races are counted but not shown (WARPSIM_VERBOSE=1 shows them all)");
@@ -498,37 +503,47 @@ static int shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int fl
 
 /* ---- the check ------------------------------------------------------- */
 
-static int conflict(const rec *a, int flags)
+/* The running lane as the check sees it, read once per access (nothing
+ * the check stores into shadow memory changes it). */
+typedef struct view {
+    uint32_t block, gen;          /* ws.block_id, ws.gen */
+    int tid, warp;
+    uint32_t acq;                 /* l->acq */
+    const uint32_t *vc;           /* l->vc */
+    const ws_lane *l;
+} view;
+
+static inline __attribute__((always_inline)) int conflict(const rec *a, int flags)
 {
     return ((a->flags | flags) & WS_ACC_WRITE) &&
            !((a->flags & flags) & WS_ACC_ATOMIC);
 }
 
 /* Whether access p happens before the running lane's current access. */
-static inline __attribute__((always_inline)) int ordered(const rec *p, const ws_lane *l)
+static inline __attribute__((always_inline)) int ordered(const rec *p, const view *me)
 {
-    if (p->block == ws.block_id) {
-        if (p->tid == l->tid || p->gen < ws.gen)
+    if (p->block == me->block) {
+        if (p->tid == me->tid || p->gen < me->gen)
             return 1;
-        if (p->tid / 32 == l->warp && l->vc[p->tid % 32] >= p->clk)
+        if (p->tid / 32 == me->warp && me->vc[p->tid % 32] >= p->clk)
             return 1;
     }
-    return __builtin_expect(p->rel < l->acq, 0) &&
-           ws_sync_ordered(p->block, p->tid, p->rel, l);
+    return __builtin_expect(p->rel < me->acq, 0) &&
+           ws_sync_ordered(p->block, p->tid, p->rel, me->l);
 }
 
 /* Whether p, a record of this launch or block run, races with the access. */
 static inline __attribute__((always_inline)) int
-races(const rec *p, const rec *cur, int flags, const ws_lane *l)
+races(const rec *p, const rec *cur, int flags, const view *me)
 {
     return p->stamp == cur->stamp && (p->bytes & cur->bytes) && conflict(p, flags) &&
-           !ordered(p, l);
+           !ordered(p, me);
 }
 
 static gran *global_gran(uintptr_t off)
 {
     gran **c = &chunks[off >> CHUNK_SHIFT];
-    if (!*c) {
+    if (__builtin_expect(!*c, 0)) {
         *c = calloc((size_t)1 << (CHUNK_SHIFT - 2), sizeof(gran));
         if (!*c) {
             fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
@@ -536,6 +551,68 @@ static gran *global_gran(uintptr_t off)
         }
     }
     return &(*c)[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
+}
+
+/*
+ * Checks the access cur (its bytes of granule s) against s's records and
+ * reports the first race or uninitialized read, unless `quiet` (one report
+ * per access is enough); then records it. Returns 1 when it reported.
+ */
+static inline __attribute__((always_inline)) int
+check_gran(gran *s, const rec *cur, int flags, const view *me, int quiet, int shared,
+           uintptr_t addr, size_t size, uintptr_t pc)
+{
+    int i, reported = 0;
+    if (!quiet) {
+        const rec *hit = NULL;
+        if (races(&s->w, cur, flags, me))
+            hit = &s->w;
+        for (i = 0; i < 2 && !hit; i++)
+            if (races(&s->a[i], cur, flags, me))
+                hit = &s->a[i];
+        for (i = 0; i < WS_NREADS && !hit && (flags & WS_ACC_WRITE); i++)
+            if (races(&s->r[i], cur, flags, me))
+                hit = &s->r[i];
+        if (hit) {
+            if (ws.trace_warp >= 0 || !race_seen(hit->pc, cur->pc))
+                report_race(hit, cur, addr, size, shared);
+            reported = 1;
+        } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur->stamp &&
+                   s->a[0].stamp != cur->stamp && s->a[1].stamp != cur->stamp) {
+            report_uninit(me->l, addr, size, pc);
+            reported = 1;
+        }
+    }
+    if (flags & WS_ACC_ATOMIC) {
+        int k;                      /* keep the atomics of two threads */
+        if (s->a[0].stamp != cur->stamp || s->a[0].tid == cur->tid)
+            k = 0;
+        else if (s->a[1].stamp != cur->stamp || s->a[1].tid == cur->tid)
+            k = 1;
+        else
+            k = cur->tid & 1;
+        s->a[k] = *cur;
+    } else if (!(flags & WS_ACC_WRITE)) {
+        int slot = -1;
+        for (i = 0; i < WS_NREADS; i++) {
+            rec *r = &s->r[i];
+            if (r->stamp != cur->stamp ||
+                ((r->bytes & ~cur->bytes) == 0 && (r->tid == cur->tid || ordered(r, me)))) {
+                r->stamp = 0;
+                if (slot < 0)
+                    slot = i;
+            }
+        }
+        if (slot < 0)
+            slot = (int)(cur->tid % WS_NREADS);
+        s->r[slot] = *cur;
+    } else {
+        for (i = 0; i < WS_NREADS; i++)     /* reads the write covers */
+            if ((s->r[i].bytes & ~cur->bytes) == 0)
+                s->r[i].stamp = 0;
+        s->w = *cur;
+    }
+    return reported;
 }
 
 /* Checks and records one access by the running lane (after its scheduling
@@ -546,6 +623,7 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     int shared = addr - ws_shared_lo < ws_shared_len;
     uintptr_t off, end, g;
     rec cur;
+    view me;
     int reported = 0;
 
     ws.accesses++;
@@ -580,67 +658,32 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
         l->rd1 = addr;
         ws_progress();
     }
-    cur.block = ws.block_id;
-    cur.gen = ws.gen;
+    me.block = ws.block_id;
+    me.gen = ws.gen;
+    me.tid = l->tid;
+    me.warp = l->warp;
+    me.acq = l->acq;
+    me.vc = l->vc;
+    me.l = l;
+    cur.block = me.block;
+    cur.gen = me.gen;
     cur.clk = l->vc[l->lane];
     cur.pc = ws_pc_offset(pc);
     cur.rel = ws_sync_now();
     cur.tid = (uint16_t)l->tid;
     cur.flags = (uint8_t)flags;
 
+    if ((off & 3) + size <= 4 && end == off + size) {      /* one granule: most accesses */
+        cur.bytes = (uint8_t)(((1u << size) - 1) << (off & 3));
+        check_gran(shared ? &sh_shadow[off >> 2] : global_gran(off), &cur, flags, &me, 0,
+                   shared, addr, size, pc);
+        return;
+    }
     for (g = off & ~(uintptr_t)3; g < end; g += 4) {
-        gran *s = shared ? &sh_shadow[g >> 2] : global_gran(g);
         uintptr_t lo = off > g ? off : g, hi = end < g + 4 ? end : g + 4;
-        int i;
         cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
-        if (!reported) {
-            const rec *hit = NULL;
-            if (races(&s->w, &cur, flags, l))
-                hit = &s->w;
-            for (i = 0; i < 2 && !hit; i++)
-                if (races(&s->a[i], &cur, flags, l))
-                    hit = &s->a[i];
-            for (i = 0; i < WS_NREADS && !hit && (flags & WS_ACC_WRITE); i++)
-                if (races(&s->r[i], &cur, flags, l))
-                    hit = &s->r[i];
-            if (hit) {
-                report_race(hit, &cur, addr, size, shared);
-                reported = 1;
-            } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur.stamp &&
-                       s->a[0].stamp != cur.stamp && s->a[1].stamp != cur.stamp) {
-                report_uninit(l, addr, size, pc);
-                reported = 1;
-            }
-        }
-        if (flags & WS_ACC_ATOMIC) {
-            int k;                  /* keep the atomics of two threads */
-            if (s->a[0].stamp != cur.stamp || s->a[0].tid == cur.tid)
-                k = 0;
-            else if (s->a[1].stamp != cur.stamp || s->a[1].tid == cur.tid)
-                k = 1;
-            else
-                k = cur.tid & 1;
-            s->a[k] = cur;
-        } else if (!(flags & WS_ACC_WRITE)) {
-            int slot = -1;
-            for (i = 0; i < WS_NREADS; i++) {
-                rec *r = &s->r[i];
-                if (r->stamp != cur.stamp ||
-                    ((r->bytes & ~cur.bytes) == 0 && (r->tid == cur.tid || ordered(r, l)))) {
-                    r->stamp = 0;
-                    if (slot < 0)
-                        slot = i;
-                }
-            }
-            if (slot < 0)
-                slot = (int)(cur.tid % WS_NREADS);
-            s->r[slot] = cur;
-        } else {
-            for (i = 0; i < WS_NREADS; i++)     /* reads the write covers */
-                if ((s->r[i].bytes & ~cur.bytes) == 0)
-                    s->r[i].stamp = 0;
-            s->w = cur;
-        }
+        reported |= check_gran(shared ? &sh_shadow[g >> 2] : global_gran(g), &cur, flags, &me,
+                               reported, shared, addr, size, pc);
     }
 }
 
