@@ -7,9 +7,10 @@
 #   src/NN-name/ (each lesson's sources), results/ (the transcripts);
 #   pictures/ (docs/pictures.sh: every demonstration of docs/pictures.list
 #   drawn by warpsim from real runs, appended to its lesson's page as a
-#   section "Pictures of the runs"; the handout shows the lesson's first
-#   picture, scaled to 70 mm high, and says where the rest are, or, when
-#   that would take it past MAX_PAGES, is printed without the section);
+#   section "Pictures of the runs", each captioned with the list's LOOK and
+#   FIX, what to look at in it; the handout shows the lesson's first
+#   demonstration, legacy.cu under its drawn short for A4, across the page;
+#   a handout that would pass MAX_PAGES with it fails the build);
 #   handouts/NN-name.pdf (A4, at most MAX_PAGES pages each) and
 #   handouts/workbook.pdf (every lesson and page, with a table of contents).
 # Pages come from the lesson READMEs and docs/pages/*.md through Pandoc with
@@ -125,12 +126,12 @@ page() {
     pandoc "${common[@]}" "${site_args[@]}" -M "page=$rel" --metadata-file "$meta" "$@" \
         "$src" ${pics_site:+"$pics_site"} -o "$out/$name.html"
     if [[ "$rel" == lessons/* ]]; then   # only lessons have a handout of their own
+        local omit=() h
+        while IFS= read -r h; do omit+=(-M "handout-omit=$h"); done < <(
+            sed -n "s/^$(basename "$(dirname "$src")") *| *\(.*[^ ]\) *$/\1/p" "$docs/handout.list")
         pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
+            --lua-filter "$docs/filters/handout.lua" "${omit[@]}" \
             "$src" ${pics_print:+"$pics_print"} -o "$out/.print-$name.html"
-        if [ -n "$pics_print" ]; then   # for a handout with no room for the picture
-            pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
-                "$src" -o "$out/.print-$name.nopic.html"
-        fi
     fi
     pandoc "${common[@]}" -M "page=$rel" -M "repo-url=$repo_url" \
         -M "workbook=${lessons[*]} ${extra[*]}" --id-prefix="$name-" "$@" \
@@ -175,50 +176,57 @@ fi
 # trim TEXT: TEXT without leading and trailing blanks.
 trim() { local t=$1; t=${t#"${t%%[![:space:]]*}"}; printf '%s' "${t%"${t##*[![:space:]]}"}"; }
 
+# html_esc TEXT: TEXT with &, < and " escaped for HTML.
+html_esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g' <<<"$1"; }
+
 # pictures_md LESSON SITE PRINT: the section "Pictures of the runs" for the
-# lesson's page (SITE: every picture, linked to the full-size file) and for
-# its handout and the workbook (PRINT: the first picture only). Nothing if
+# lesson's page (SITE: every picture, linked to the full-size file, each
+# captioned with what to look at in it, docs/pictures.list's LOOK and FIX)
+# and for its handout and the workbook (PRINT: the first demonstration's
+# legacy.cu under its, drawn short for A4, with the same LOOK). Nothing if
 # docs/pictures.list has no line for the lesson.
 pictures_md() {
-    local lesson=$1 site=$2 print=$3 l name args title n=0 cmd
-    local look_legacy look_sync
-    look_legacy="Left, warpsim's lockstep model: the warp as pre-Volta GPUs ran it. Right, its"
-    look_legacy="$look_legacy (independent thread scheduling): the same run with lanes apart, as Volta and later may run it."
-    look_legacy="$look_legacy Time goes down, one column per lane. Look for the circled crosses (a race warpsim reported, at both accesses, numbered and listed under the run with file:line),"
-    look_legacy="$look_legacy lanes that read before their partner wrote, and collectives (bands across the lanes of their mask)"
-    look_legacy="$look_legacy that wait for lanes that never come."
-    look_sync="The fix, sync.cu, under its with the same input: compare where the lanes wait now and whether any hazard mark is left."
+    local lesson=$1 site=$2 print=$3 l name args title steps look fix n=0 cmd
+    local how_legacy how_sync
+    how_legacy="Left, warpsim's lockstep model: the warp as pre-Volta GPUs ran it. Right, its"
+    how_legacy="$how_legacy (independent thread scheduling): the same run with lanes apart, as Volta and later may run it."
+    how_legacy="$how_legacy Time goes down, one column per lane; races are circled crosses at both accesses, listed under the run."
+    how_sync="The fix, sync.cu, under its with the same input."
     rm -f "$site" "$print"
-    while IFS='|' read -r l name args title || [ -n "$l" ]; do
+    while IFS='|' read -r l name args title steps look fix || [ -n "$l" ]; do
         case "$l" in ''|'#'*) continue ;; esac
         l=$(trim "$l") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
+        steps=$(trim "${steps-}") look=$(trim "${look-}") fix=$(trim "${fix-}")
         [ "$l" = "$lesson" ] || continue
         n=$((n + 1))
-        cmd="make -C lessons/$l emu && warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its lessons/$l/build/emu/legacy $args"
+        cmd="make -C lessons/$l emu && warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its${steps:+ --trace-steps $steps} lessons/$l/build/emu/legacy $args"
         if [ "$n" -eq 1 ]; then
             {
                 echo; echo "## Pictures of the runs"; echo
                 echo "Drawn by \`make docs\` from real runs of this lesson's programs on warpsim"
                 echo "(docs/pictures.sh, one line of docs/pictures.list each): warp 0 of block 0"
-                echo "in the program's first launch. To draw one yourself, run the command under"
-                echo "it from the repository's root and open \`mine.svg\` in a browser; the same"
-                echo "works for your own copy (\`build/emu/mine\` after \`make check SRC=mine.cu\`)."
+                echo "in the program's first launch; where a run is long, grey bands stand for the"
+                echo "rows left out, and the rows around each race are kept. To draw one yourself,"
+                echo "run the command under it from the repository's root and open \`mine.svg\` in a"
+                echo "browser; the same works for your own copy (\`build/emu/mine\` after"
+                echo "\`make check SRC=mine.cu\`)."
                 echo
-            } | tee "$print" >"$site"
+            } >"$site"
             {
-                echo "The lesson's page on the site has every picture of this lesson at full"
-                echo "size; this handout has room for the first only, small."
+                echo; echo "## Pictures of the runs"; echo
+                echo "warpsim's picture of the first demonstration (\`make docs\` draws them all"
+                echo "from real runs; the lesson's page on the site shows every one)."
                 echo
-            } >>"$print"
+            } >"$print"
         fi
         {
             echo "### ${title#Lesson [0-9][0-9]: }"
             echo
             echo '```{=html}'
-            echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: $(echo "$title" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g'), legacy.cu under lockstep and under its\"></a>"
-            echo "<figcaption>legacy.cu. $look_legacy (<a href=\"pictures/$l-$name.svg\">full size</a>)</figcaption></figure>"
+            echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under lockstep and under its\"></a>"
+            echo "<figcaption><strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") <span class=\"how\">$how_legacy</span> (<a href=\"pictures/$l-$name.svg\">full size</a>)</figcaption></figure>"
             echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.sync.svg\"><img src=\"pictures/$l-$name.sync.svg\" alt=\"warpsim picture: the same demonstration, sync.cu under its\"></a>"
-            echo "<figcaption>$look_sync (<a href=\"pictures/$l-$name.sync.svg\">full size</a>)</figcaption></figure>"
+            echo "<figcaption>$how_sync $(html_esc "$fix") (<a href=\"pictures/$l-$name.sync.svg\">full size</a>)</figcaption></figure>"
             echo '```'
             echo
             echo "Draw it: \`$cmd\` (the fix: \`build/emu/sync\` and \`--model its\`)."
@@ -229,11 +237,9 @@ pictures_md() {
                 echo "### ${title#Lesson [0-9][0-9]: }"
                 echo
                 echo '```{=html}'
-                echo "<figure class=\"trace\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: legacy.cu under lockstep and under its\">"
-                echo "<figcaption>legacy.cu under lockstep (left) and its (right); time goes down, a column per lane; circled crosses: the races warpsim reported.</figcaption></figure>"
+                echo "<figure class=\"trace print\"><img src=\"pictures/$l-$name.print.svg\" alt=\"warpsim picture: legacy.cu under its\">"
+                echo "<figcaption>legacy.cu under its, a column per lane, time going down; grey bands: rows left out (the site has the whole run, beside lockstep). <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") Draw it: <code>$(html_esc "$cmd")</code>.</figcaption></figure>"
                 echo '```'
-                echo
-                echo "Draw it: \`$cmd\`."
                 echo
             } >>"$print"
         fi
@@ -328,21 +334,20 @@ indexed=("$out/index.html")
 for name in "${lessons[@]}" "${extra[@]}"; do indexed+=("$out/$name.html"); done
 python3 "$docs/filters/search_index.py" "$out/search-index.js" "${indexed[@]}"
 
-# Handouts: the same pages, printed with the stylesheet's print rules.
+# Handouts: the same pages, printed with the stylesheet's print rules; every
+# one is printed before a long one fails the build, so that all are named.
+long=0
 for name in "${lessons[@]}"; do
     echo "  PDF     handouts/$name.pdf"
     weasy "$out/.print-$name.html" "$out/handouts/$name.pdf"
     pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
-    if [ "$pages" -gt "$max_pages" ] && [ -f "$out/.print-$name.nopic.html" ]; then
-        echo "  PDF     handouts/$name.pdf: $pages pages with its picture; printed without the pictures section (they are on its page)"
-        weasy "$out/.print-$name.nopic.html" "$out/handouts/$name.pdf"
-        pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
-    fi
     if [ "$pages" -gt "$max_pages" ]; then
-        echo "docs/build.sh: handouts/$name.pdf has $pages pages, more than $max_pages" >&2
-        exit 1
+        echo "docs/build.sh: handouts/$name.pdf has $pages pages, more than $max_pages" \
+             "(docs/handout.list names the sections a handout leaves out)" >&2
+        long=1
     fi
 done
+[ "$long" -eq 0 ] || exit 1
 
 echo "  PDF     handouts/workbook.pdf"
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)

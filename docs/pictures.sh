@@ -2,9 +2,15 @@
 # docs/pictures.sh - draws every demonstration in docs/pictures.list from
 # real runs on warpsim, the CPU emulator, into docs/_build/pictures/:
 #
-#   LESSON-NAME.svg       legacy under lockstep (left) beside legacy under its
-#   LESSON-NAME.sync.svg  sync, the fixed version, under its
+#   LESSON-NAME.svg        legacy under lockstep (left) beside legacy under its
+#   LESSON-NAME.sync.svg   sync, the fixed version, under its
+#   LESSON-NAME.print.svg  legacy under its alone, at most 220 px of rows
+#                          (WARPSIM_TRACE_HEIGHT; the rows around its races
+#                          first): short and wide enough to read on an A4
+#                          handout
 #
+# Each run records STEPS lane steps (--trace-steps, the list's fifth field;
+# default 400): fewer make a shorter picture where the story is told early.
 # Each is warp 0 of block 0 in the program's first launch (warpsim --trace;
 # warpsim/README.md, "Pictures of a run"). The lessons' warpsim programs are
 # built first (make -C lessons/LESSON emu).
@@ -14,13 +20,15 @@
 #   -l LIST   the list (default docs/pictures.list)
 #   LESSON    only these lessons (folder names, or their numbers: 01 03)
 # Prints one line per picture; a demonstration whose program is missing, or
-# that draws no picture, is one "pictures.sh: ..." line on stderr.
+# that draws no picture, is one "pictures.sh: ..." line on stderr, and so is
+# a caption (LOOK, FIX) that names a file:line, a lane or a race the picture
+# it describes does not show.
 # Exit status: 0 every picture drawn, 1 some were not, 2 bad usage.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/docs/_build/pictures
 list=$top/docs/pictures.list
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -48,15 +56,35 @@ wanted() {
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
 
-built=" " failed=0 n=0
+# shows SVG CAPTION WHAT: whether the picture holds what its caption names:
+# each FILE.cu:LINE, each "race N" and each "0x" mask of the caption must be
+# in its text; if not, one line on stderr and status 1.
+shows() {
+    local word bad=0 text
+    text=$(sed 's/<[^>]*>/ /g' "$1")
+    while IFS= read -r word; do
+        [ -n "$word" ] || continue
+        grep -qF -- "$word" <<<"$text" && continue
+        echo "pictures.sh: $3 names '$word', which $(basename "$1") does not show" >&2
+        bad=1
+    done < <(grep -oE '[A-Za-z0-9_]+\.cu:[0-9]+|race [0-9]+|0x[0-9a-f]{8}' <<<"$2")
+    return "$bad"
+}
+
+built=" " failed=0 n=0 np=0
 while IFS= read -r line || [ -n "$line" ]; do
     case "$line" in ''|'#'*) continue ;; esac
-    IFS='|' read -r lesson name args title <<<"$line"
+    IFS='|' read -r lesson name args title steps look fix <<<"$line"
     lesson=$(trim "$lesson") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
+    steps=$(trim "${steps-}") look=$(trim "${look-}") fix=$(trim "${fix-}")
     if [ -z "$lesson" ] || [ -z "$name" ] || [ -z "$title" ]; then
         echo "pictures.sh: $list: a line needs LESSON | NAME | ARGUMENTS | TITLE: $line" >&2
         exit 2
     fi
+    case "${steps:-400}" in
+        *[!0-9]*) echo "pictures.sh: $list: STEPS must be a number of lane steps: $line" >&2
+                  exit 2 ;;
+    esac
     wanted "$lesson" || continue
     dir=$top/lessons/$lesson
     if [ "${built#* "$lesson" }" = "$built" ]; then
@@ -64,14 +92,14 @@ while IFS= read -r line || [ -n "$line" ]; do
             echo "pictures.sh: make -C lessons/$lesson emu failed" >&2
         built="$built$lesson "
     fi
-    for prog in legacy sync; do
-        bin=$dir/build/emu/$prog
+    for prog in legacy sync print; do
+        bin=$dir/build/emu/${prog/print/legacy}
         # shellcheck disable=SC2054   # lockstep,its is one argument
-        if [ "$prog" = legacy ]; then
-            svg=$out/$lesson-$name.svg models=(--trace-models lockstep,its)
-        else
-            svg=$out/$lesson-$name.sync.svg models=(--model its)
-        fi
+        case $prog in
+            legacy) svg=$out/$lesson-$name.svg models=(--trace-models lockstep,its) ;;
+            sync) svg=$out/$lesson-$name.sync.svg models=(--model its) ;;
+            print) svg=$out/$lesson-$name.print.svg models=(--model its) ;;
+        esac
         rm -f "$svg"
         if [ ! -x "$bin" ]; then
             echo "pictures.sh: $lesson $name: no $bin" >&2
@@ -81,24 +109,32 @@ while IFS= read -r line || [ -n "$line" ]; do
         # The programs' own verdicts and warpsim's reports are the lesson's
         # business: wrong results, races and hangs are what is drawn.
         # shellcheck disable=SC2086   # args holds several words
-        timeout 120 "$ws" --spin-limit 200000 --trace "$svg" "${models[@]}" "$bin" $args \
-            >/dev/null 2>&1
+        WARPSIM_TRACE_HEIGHT=$([ "$prog" = print ] && echo 220) \
+            timeout 120 "$ws" --spin-limit 200000 --trace "$svg" --trace-steps "${steps:-400}" \
+            "${models[@]}" "$bin" $args >/dev/null 2>&1
         if [ -s "$svg" ] && grep -q '</svg>' "$svg"; then
-            if [ "$prog" = legacy ]; then
-                echo "$(basename "$svg"): $title (legacy.cu: lockstep | its)"
-            else
-                echo "$(basename "$svg"): $title (sync.cu, the fix, under its)"
-            fi
-            n=$((n + 1))
+            case $prog in
+                legacy) echo "$(basename "$svg"): $title (legacy.cu: lockstep | its)"
+                        n=$((n + 1)) ;;
+                sync) echo "$(basename "$svg"): $title (sync.cu, the fix, under its)"
+                      n=$((n + 1)) ;;
+                print) echo "$(basename "$svg"): $title (legacy.cu under its, for the handout)"
+                       np=$((np + 1)) ;;
+            esac
         else
             echo "pictures.sh: $lesson $name: $prog $args drew no picture" >&2
             failed=$((failed + 1))
+            continue
         fi
+        case $prog in
+            legacy) shows "$svg" "$look" "$lesson $name: LOOK" || failed=$((failed + 1)) ;;
+            sync) shows "$svg" "$fix" "$lesson $name: FIX" || failed=$((failed + 1)) ;;
+        esac
     done
 done <"$list"
 if [ "$failed" -eq 0 ]; then
-    echo "pictures.sh: $n pictures in $out"
+    echo "pictures.sh: $n pictures in $out, and $np for the handouts"
 else
-    echo "pictures.sh: $n pictures in $out, $failed not drawn"
+    echo "pictures.sh: $n pictures in $out, and $np for the handouts; $failed not drawn or not as captioned"
 fi
 [ "$failed" -eq 0 ]
