@@ -21,7 +21,7 @@ set key top left spacing 1.0 samplen 2.5 maxrows 2
 series(pattern, outlen, method) = sprintf("< awk -F, 'NR > 1 && $2 == \"%s\" && $4 == %d && $5 == \"%s\" && $6 != \"\"' '%s'", pattern, outlen, method, csv)
 do for [outlen in "32 1024 32768"] {
     do for [pattern in "low high"] {
-        set title sprintf("outInd from %s bits, outLen %s", pattern, outlen)
+        set title sprintf("outInd %s bits, outLen %s", pattern, outlen)
         plot series(pattern, outlen + 0, "A") using 3:6 with linespoints lw 2.5 ps 1.2 pt 7 lc rgb "#000000" title "A", \
              series(pattern, outlen + 0, "B") using 3:6 with linespoints lw 2.5 ps 1.2 pt 5 dt 2 lc rgb "#0072b2" title "B", \
              series(pattern, outlen + 0, "C") using 3:6 with linespoints lw 2.5 ps 1.2 pt 9 lc rgb "#d55e00" title "C", \
