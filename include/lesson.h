@@ -748,15 +748,19 @@ LESSON_ALWAYS_INLINE void lesson_delay_point(void)
 /*
  * CUDA headers that declare overloads of these names (__half2 shuffles,
  * Cooperative Groups) must be read before the names become macros: they
- * are included here. A lesson file that includes any other CUDA header
- * that uses them (CUB, ...) must include it before lesson.h.
+ * are included here, unless the build says the file names none of them
+ * (-DLESSON_LIGHT, which the lesson Makefiles pass then: these headers are
+ * most of a build's time). A lesson file that includes any other CUDA
+ * header that uses them (CUB, ...) must include it before lesson.h.
  */
+#ifndef LESSON_LIGHT
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #if defined(__CUDACC_VER_MAJOR__) && __CUDACC_VER_MAJOR__ >= 12
 #include <cooperative_groups/scan.h>
+#endif
 #endif
 /* The primitive's value, after a delay point: the argument, the call, is
  * evaluated before the body runs. */

@@ -210,10 +210,14 @@ $(shell mkdir -p $(BUILD); echo '$(NVCC) $(ALL_NVCCFLAGS)' | cmp -s - $(FLAGS_ST
 
 # Without a toolkit, programs already in $(BUILD) (say, build/pascal/ built
 # on another machine) are used as they are.
+# $(call light,FILE): -DLESSON_LIGHT unless FILE names Cooperative Groups or
+# the half-precision types: include/lesson.h then leaves out the CUDA headers
+# that must be read before its macros (three quarters of a build's time).
+light = $(if $(shell grep -lE 'cooperative_groups|cuda_fp16|cuda_bf16|__half|__nv_bfloat16' $(1) 2>/dev/null),,-DLESSON_LIGHT)
 ifneq ($(HAVE_NVCC),)
 $(BUILD)/%: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
-	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $< -o $@
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$<) $< -o $@
 ifneq ($(HARNESS),)
 # $(call harness_nvcc,LESSON FILE,OUTPUT): the lesson file and harness.cu,
 # two translation units (no -rdc: the harness launches the kernels through
@@ -222,7 +226,7 @@ ifneq ($(HARNESS),)
 # of a program has them filtered out here.)
 harness_flags = $(filter-out %harness.cu -DLESSON_SRC_NAME=%,$(ALL_NVCCFLAGS))
 define harness_nvcc
-	$(Q)$(RUN_NVCC) $(harness_flags) -DLESSON_UNIT -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
+	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
 	$(Q)$(RUN_NVCC) $(harness_flags) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x cu -c harness.cu -o $(2).harness.o
 	$(Q)$(RUN_NVCC) $(harness_flags) $(2).unit.o $(2).harness.o -o $(2)
 	$(Q)rm -f $(2).unit.o $(2).harness.o
@@ -241,7 +245,7 @@ $(BUILD)/$(MINE): $(SRC) $(HARNESS) $(TOP)/include/lesson.h FORCE | $(BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
 ifeq ($(HARNESS),)
-	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) -I$(CURDIR) $(SRC) -o $@
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$(SRC)) -I$(CURDIR) $(SRC) -o $@
 else
 	$(call harness_nvcc,$(SRC),$@)
 endif
@@ -377,7 +381,8 @@ run: $(RUN_DIR)/sync $(RUN_DIR)/legacy $(if $(RUN_EMU),$(WS_DRIVER))
 	    [ $$s -ne 2 ] || rc=2; \
 	done; exit $$rc
 
-bench: $(GPU_BINS)
+# Without a GPU nothing is built: the benchmark script says it needs one.
+bench: $(if $(GPU_CC),$(GPU_BINS))
 ifneq ($(PRE_VOLTA_BUILD),)
 	@echo "$(LESSON): the benchmarks need compute capability 7.0 or newer ($(ARCH_WHAT) asked for)"
 else ifneq ($(BENCH),)
