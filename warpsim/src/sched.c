@@ -48,12 +48,12 @@ extern cudaError_t ws_last_error;
 /* ---- ready lanes --------------------------------------------------- */
 
 /* its and random keep ready lanes in a binary heap ordered by (clock, key);
- * the entries carry copies of both, so that sifting touches no lane. */
+ * the entries carry copies of both, so that sifting touches no lane, and
+ * are 16 bytes. */
 typedef struct heap_entry {
     uint64_t clock;
     unsigned key;
-    int key_tid;
-    ws_lane *l;
+    int key_tid;                  /* the lane: ws.lanes[key_tid] */
 } heap_entry;
 static heap_entry heap[WS_MAX_THREADS];
 static int heap_n;
@@ -108,7 +108,6 @@ static void heap_push(ws_lane *l)
     e.clock = l->clock;
     e.key = l->key;
     e.key_tid = l->tid;
-    e.l = l;
     heap_set(heap_n++, e);
     sift_up(heap_n - 1);
 }
@@ -133,7 +132,7 @@ static ws_lane *heap_pop(void)
     ws_lane *l;
     if (heap_n == 0)
         return NULL;
-    l = heap[0].l;
+    l = &ws.lanes[heap[0].key_tid];
     heap_remove(l);
     return l;
 }
@@ -289,12 +288,6 @@ void ws_yield(void)
     ws_ctx_switch(&l->ctx, &ws.sched);
 }
 
-void ws_progress(void)
-{
-    ws.idle_steps = 0;
-    ws.progress_step = ws.steps;
-}
-
 /* Called by a lane that set its state to a wait: returns once released. */
 void ws_block(void)
 {
@@ -383,10 +376,10 @@ void ws_point(uintptr_t pc)
             if (i == (uint64_t)heap_n)
                 c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
             else
-                c = heap[i].clock <= lo + WS_RANDOM_WINDOW ? heap[i].l : NULL;
+                c = heap[i].clock <= lo + WS_RANDOM_WINDOW ? &ws.lanes[heap[i].key_tid] : NULL;
         }
         if (!c)
-            c = l->clock <= heap[0].clock ? l : heap[0].l;
+            c = l->clock <= heap[0].clock ? l : &ws.lanes[heap[0].key_tid];
         if (c != l) {
             heap_remove(c);
             ws.next = c;

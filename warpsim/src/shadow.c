@@ -329,7 +329,7 @@ static inline int race_seen(uint32_t a, uint32_t b)
 }
 
 /* Reports a race once per pair of pcs (in either order), the writer first. */
-static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t size,
+__attribute__((noinline, cold)) static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t size,
                         int shared)
 {
     char name[160], a[64], b[64];
@@ -374,7 +374,7 @@ static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t 
            verb(y->flags), b, why);
 }
 
-static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr_t pc)
+__attribute__((noinline, cold)) static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr_t pc)
 {
     char name[160], who[160];
     if (!ws_report_once(WR_UNINIT, pc, 0, 0))
@@ -385,7 +385,7 @@ static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr
            name, ws_where(pc), WS_SHARED_POISON_BYTE);
 }
 
-static void report_bad_global(const ws_lane *l, uintptr_t addr, size_t size, int flags,
+__attribute__((noinline, cold)) static void report_bad_global(const ws_lane *l, uintptr_t addr, size_t size, int flags,
                               uintptr_t pc)
 {
     char who[160], what[200];
@@ -426,7 +426,7 @@ static void report_bad_global(const ws_lane *l, uintptr_t addr, size_t size, int
 typedef struct site_var { uintptr_t pc, caller; uint16_t var, hits; } site_var;
 static site_var site_vars[4096];
 
-static void report_bad_shared(const ws_lane *l, uintptr_t addr, size_t size, int flags,
+__attribute__((noinline, cold)) static void report_bad_shared(const ws_lane *l, uintptr_t addr, size_t size, int flags,
                               uintptr_t pc, const ws_var *v)
 {
     char who[160], what[256];
@@ -615,16 +615,133 @@ check_gran(gran *s, const rec *cur, int flags, const view *me, int quiet, int sh
     return reported;
 }
 
+/* Whether access p happens before the running lane's current access as far
+ * as this block's barriers and warp clocks tell: 1 yes, 0 no, -1 only the
+ * releases it acquired can tell (fast_gran leaves that to check_gran). */
+#define QUICK_ORDERED(p, block, gen, tid, l)                                   \
+    ((p)->block == (block) &&                                               \
+     ((p)->tid == (tid) || (p)->gen < (gen) ||                              \
+      ((p)->tid / 32 == (l)->warp && (l)->vc[(p)->tid % 32] >= (p)->clk))    \
+     ? 1 : (p)->rel < (l)->acq ? -1 : 0)
+
+/*
+ * The common case of check_gran, for a plain access when no picture is
+ * drawn: no atomic of this launch or block run on the granule, every
+ * record's order decided by a barrier, a warp clock or its own thread, and
+ * nothing to report but a race already reported. Records the access as
+ * check_gran would and returns 1; or returns 0, having changed nothing,
+ * and check_gran decides.
+ */
+static inline __attribute__((always_inline)) int
+fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, int shared,
+          uintptr_t pc)
+{
+    uint32_t block = ws.block_id, gen = ws.gen, cpc = ws_pc_offset(pc);
+    int tid = l->tid, i, o[WS_NREADS];
+    rec *w = &s->w;
+    const rec *hit = NULL;
+    if (s->a[0].stamp == stamp || s->a[1].stamp == stamp)
+        return 0;
+    if (w->stamp == stamp) {
+        if ((w->bytes & bytes) && conflict(w, flags)) {
+            int q = QUICK_ORDERED(w, block, gen, tid, l);
+            if (q < 0)
+                return 0;
+            if (!q)
+                hit = w;
+        }
+    } else if (shared && !(flags & WS_ACC_WRITE)) {
+        return 0;                   /* an uninitialized read */
+    }
+    if (flags & WS_ACC_WRITE) {
+        for (i = 0; i < WS_NREADS && !hit; i++) {
+            const rec *r = &s->r[i];
+            if (r->stamp == stamp && (r->bytes & bytes) && conflict(r, flags)) {
+                int q = QUICK_ORDERED(r, block, gen, tid, l);
+                if (q < 0)
+                    return 0;
+                if (!q)
+                    hit = r;
+            }
+        }
+        if (hit && !race_seen(hit->pc, cpc))
+            return 0;
+        for (i = 0; i < WS_NREADS; i++)     /* reads the write covers */
+            if ((s->r[i].bytes & ~bytes) == 0)
+                s->r[i].stamp = 0;
+    } else {
+        int slot = -1;
+        if (hit && !race_seen(hit->pc, cpc))
+            return 0;
+        for (i = 0; i < WS_NREADS; i++) {   /* which read records it replaces */
+            const rec *r = &s->r[i];
+            o[i] = r->stamp != stamp ||
+                   ((r->bytes & ~bytes) == 0 &&
+                    (r->tid == tid || QUICK_ORDERED(r, block, gen, tid, l)));
+            if (o[i] < 0)
+                return 0;
+        }
+        for (i = 0; i < WS_NREADS; i++)
+            if (o[i]) {
+                s->r[i].stamp = 0;
+                if (slot < 0)
+                    slot = i;
+            }
+        if (slot < 0)
+            slot = tid % WS_NREADS;
+        w = &s->r[slot];
+    }
+    w->stamp = stamp;
+    w->block = block;
+    w->gen = gen;
+    w->clk = l->vc[l->lane];
+    w->pc = cpc;
+    w->rel = ws_sync_now();
+    w->tid = (uint16_t)tid;
+    w->flags = (uint8_t)flags;
+    w->bytes = (uint8_t)bytes;
+    return 1;
+}
+
+/* What ws_check_access does past the bounds check, for every access. */
+static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, uintptr_t pc,
+                          int shared, uintptr_t off, uintptr_t end, uint32_t stamp)
+{
+    uintptr_t g;
+    rec cur;
+    view me;
+    int reported = 0;
+    me.block = ws.block_id;
+    me.gen = ws.gen;
+    me.tid = l->tid;
+    me.warp = l->warp;
+    me.acq = l->acq;
+    me.vc = l->vc;
+    me.l = l;
+    cur.stamp = stamp;
+    cur.block = me.block;
+    cur.gen = me.gen;
+    cur.clk = l->vc[l->lane];
+    cur.pc = ws_pc_offset(pc);
+    cur.rel = ws_sync_now();
+    cur.tid = (uint16_t)l->tid;
+    cur.flags = (uint8_t)flags;
+    for (g = off & ~(uintptr_t)3; g < end; g += 4) {
+        uintptr_t lo = off > g ? off : g, hi = end < g + 4 ? end : g + 4;
+        cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
+        reported |= check_gran(shared ? &sh_shadow[g >> 2] : global_gran(g), &cur, flags, &me,
+                               reported, shared, addr, size, pc);
+    }
+}
+
 /* Checks and records one access by the running lane (after its scheduling
  * point, right before the access happens). */
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     ws_lane *l = ws.cur;
     int shared = addr - ws_shared_lo < ws_shared_len;
-    uintptr_t off, end, g;
-    rec cur;
-    view me;
-    int reported = 0;
+    uintptr_t off, end;
+    uint32_t stamp;
 
     ws.accesses++;
     if (size == 0)
@@ -636,7 +753,7 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
         end = off + size;
         if (end > ws_shared_len)
             end = ws_shared_len;
-        cur.stamp = ws.block_stamp;
+        stamp = ws.block_stamp;
     } else {
         if (!device_access(addr, size)) {
             report_bad_global(l, addr, size, flags, pc);
@@ -644,7 +761,7 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
         }
         off = addr - ws_arena_lo;
         end = off + size;
-        cur.stamp = ws.launch_id;
+        stamp = ws.launch_id;
     }
     /* Progress, for the hang detector: a plain write (atomics count when
      * they change memory), or a read of an address other than the lane's
@@ -658,33 +775,12 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
         l->rd1 = addr;
         ws_progress();
     }
-    me.block = ws.block_id;
-    me.gen = ws.gen;
-    me.tid = l->tid;
-    me.warp = l->warp;
-    me.acq = l->acq;
-    me.vc = l->vc;
-    me.l = l;
-    cur.block = me.block;
-    cur.gen = me.gen;
-    cur.clk = l->vc[l->lane];
-    cur.pc = ws_pc_offset(pc);
-    cur.rel = ws_sync_now();
-    cur.tid = (uint16_t)l->tid;
-    cur.flags = (uint8_t)flags;
-
-    if ((off & 3) + size <= 4 && end == off + size) {      /* one granule: most accesses */
-        cur.bytes = (uint8_t)(((1u << size) - 1) << (off & 3));
-        check_gran(shared ? &sh_shadow[off >> 2] : global_gran(off), &cur, flags, &me, 0,
-                   shared, addr, size, pc);
+    if ((off & 3) + size <= 4 && end == off + size && !(flags & WS_ACC_ATOMIC) &&
+        ws.trace_warp < 0 &&
+        fast_gran(shared ? &sh_shadow[off >> 2] : global_gran(off), stamp,
+                  ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
         return;
-    }
-    for (g = off & ~(uintptr_t)3; g < end; g += 4) {
-        uintptr_t lo = off > g ? off : g, hi = end < g + 4 ? end : g + 4;
-        cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
-        reported |= check_gran(shared ? &sh_shadow[g >> 2] : global_gran(g), &cur, flags, &me,
-                               reported, shared, addr, size, pc);
-    }
+    check_general(l, addr, size, flags, pc, shared, off, end, stamp);
 }
 
 /* A hook's access: host code touching device memory is an error; a lane's

@@ -179,7 +179,11 @@ typedef struct ws_run {
 extern ws_run ws;
 
 void ws_point(uintptr_t pc);                 /* a scheduling point */
-void ws_progress(void);                      /* the block did something */
+static inline void ws_progress(void)         /* the block did something */
+{
+    ws.idle_steps = 0;
+    ws.progress_step = ws.steps;
+}
 void ws_block(void);                         /* wait until released */
 void ws_release(ws_lane *l, uint64_t when);  /* ready again at virtual time when */
 void ws_set_state(ws_lane *l, int state);    /* keeps the warp's masks */
