@@ -16,7 +16,7 @@
 # then-block before its else-block, a loop body before the loop exit),
 # which is what both compilers emit at -O0 and no longer promise once they
 # optimize (block reordering, jump threading, cross-jumping). It costs no
-# measurable throughput: the time goes to warpsim, which is built with -O2.
+# measurable throughput: the time goes to warpsim, which is built with -O3.
 #
 #   WS_CC          the C compiler: $(CC) (make's default cc, or CC=clang
 #                  on the command line), gcc 12 or newer or clang 14 or newer
