@@ -180,7 +180,7 @@ uint64_t ws_lane_clock(const ws_lane *l)
  * Compares the positions of two lanes: <0 when a is behind b (would run
  * first under lockstep), 0 when they are at the same point, >0 when ahead.
  */
-int ws_pos_cmp(const ws_lane *a, const ws_lane *b)
+static inline int pos_cmp(const ws_lane *a, const ws_lane *b)
 {
     int n = a->pos_depth < b->pos_depth ? a->pos_depth : b->pos_depth;
     int i;
@@ -195,6 +195,11 @@ int ws_pos_cmp(const ws_lane *a, const ws_lane *b)
     if (a->pos_depth != b->pos_depth)       /* still inside the call: behind */
         return a->pos_depth > b->pos_depth ? -1 : 1;
     return 0;
+}
+
+int ws_pos_cmp(const ws_lane *a, const ws_lane *b)
+{
+    return pos_cmp(a, b);
 }
 
 /* Lanes of l's warp that stand where l stands and could run with it. */
@@ -316,14 +321,43 @@ void ws_lane_sleep(ws_lane *l, uint64_t ns)
     }
 }
 
+/* random: at a scheduling point of l, a random ready lane whose clock is
+ * within WS_RANDOM_WINDOW of the earliest runs next (l itself, maybe). */
+static __attribute__((noinline)) void random_point(ws_lane *l)
+{
+    ws_lane *c = NULL;
+    uint64_t lo;
+    int tries;
+    l->clock += WS_STEP_CYCLES;
+    if (heap_n == 0)
+        return;
+    lo = heap[0].clock < l->clock ? heap[0].clock : l->clock;
+    /* (a lane's clock does not change while it waits in the heap: the
+     * entry's copy is the lane's clock) */
+    for (tries = 0; tries < 8 && !c; tries++) {
+        uint64_t i = rng() % (uint64_t)(heap_n + 1);
+        if (i == (uint64_t)heap_n)
+            c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
+        else
+            c = heap[i].clock <= lo + WS_RANDOM_WINDOW ? &ws.lanes[heap[i].key_tid] : NULL;
+    }
+    if (!c)
+        c = l->clock <= heap[0].clock ? l : &ws.lanes[heap[0].key_tid];
+    if (c != l) {
+        heap_remove(c);
+        ws.next = c;
+        ws_yield();
+    }
+}
+
 /* A scheduling point at pc (in the lesson's code): the lane's position
  * moves there and the model may switch to another lane. */
 void ws_point(uintptr_t pc)
 {
-    ws_lane *l = ws.cur, *c = NULL;
+    ws_lane *l = ws.cur;
     l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
     l->pc = pc;
-    if (l->warp == ws.trace_warp)
+    if (__builtin_expect(l->warp == ws.trace_warp, 0))
         ws_trace_point(l, pc);
     ws.steps++;
     if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
@@ -337,7 +371,7 @@ void ws_point(uintptr_t pc)
         l->spin_lo = pc;
     if (pc > l->spin_hi)
         l->spin_hi = pc;
-    if (++ws.idle_steps > ws_cfg.spin_limit)
+    if (__builtin_expect(++ws.idle_steps > ws_cfg.spin_limit, 0))
         ws_hang(WS_HANG_SPIN);
     /* Livelock: steps taken while the block keeps making progress (a lane
      * that only polls is the spin limit's business). */
@@ -348,7 +382,7 @@ void ws_point(uintptr_t pc)
             l->loop_lo = pc;
         if (pc > l->loop_hi)
             l->loop_hi = pc;
-        if (l->steps > ws_cfg.step_limit)
+        if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
             ws_hang(WS_HANG_LIVELOCK);
     }
     switch (ws_cfg.model) {
@@ -357,36 +391,14 @@ void ws_point(uintptr_t pc)
         return;
     case WS_ITS:
         l->clock += WS_STEP_CYCLES;
-        if (++l->quantum >= WS_ITS_QUANTUM) {
+        if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0)) {
             l->quantum = 0;
             ws_yield();
         }
         return;
-    default: {
-        uint64_t lo;
-        int tries;
-        l->clock += WS_STEP_CYCLES;
-        if (heap_n == 0)
-            return;
-        lo = heap[0].clock < l->clock ? heap[0].clock : l->clock;
-        /* (a lane's clock does not change while it waits in the heap: the
-         * entry's copy is the lane's clock) */
-        for (tries = 0; tries < 8 && !c; tries++) {
-            uint64_t i = rng() % (uint64_t)(heap_n + 1);
-            if (i == (uint64_t)heap_n)
-                c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
-            else
-                c = heap[i].clock <= lo + WS_RANDOM_WINDOW ? &ws.lanes[heap[i].key_tid] : NULL;
-        }
-        if (!c)
-            c = l->clock <= heap[0].clock ? l : &ws.lanes[heap[0].key_tid];
-        if (c != l) {
-            heap_remove(c);
-            ws.next = c;
-            ws_yield();
-        }
+    default:
+        random_point(l);
         return;
-    }
     }
 }
 
@@ -441,7 +453,7 @@ static int lockstep_step(void)
         int c;
         if (!(w->ready & (1u << i)))
             continue;
-        c = min ? ws_pos_cmp(l, min) : -1;
+        c = min ? pos_cmp(l, min) : -1;
         if (c < 0) {
             min = l;
             group = 1u << i;
