@@ -19,11 +19,23 @@ need_gpu() { have_gpu || skip "no GPU here (nvidia-smi lists none)"; }
 # tested once for all lessons in tests/toolkit.bats.
 one_sm() { have_gpu || echo SM=90; }
 
-# build_lesson NAME: builds a lesson's programs once per test file.
+# build_lesson NAME: builds the warpsim programs of lessons/NAME and its
+# build/verify; where nvcc is, also lessons/NAME on its own, once per test file, in
+# a clean copy of the working tree (no build outputs): make with no target,
+# for one architecture where no GPU answers (see one_sm). Its output and
+# exit status are kept for assert_builds_alone; G is the lesson folder in
+# the copy, where the tests find the GPU programs (build/sync, ...). The
+# programs built for warpsim stay in the working tree, where make check and
+# make docs build and share them.
 build_lesson() {
-    need_nvcc
+    local copy=$BATS_FILE_TMPDIR/clean
+    make -s --no-print-directory -C "$REPO/lessons/$1" emu build/verify >/dev/null
+    have_nvcc || return 0
+    copy_repo "$copy"
+    export G=$copy/lessons/$1
     # shellcheck disable=SC2046
-    make -s --no-print-directory -C "$REPO/lessons/$1" all $(one_sm) >/dev/null
+    make --no-print-directory -C "$G" $(one_sm) >"$BATS_FILE_TMPDIR/build.log" 2>&1
+    echo $? >"$BATS_FILE_TMPDIR/build.rc"
 }
 
 # copy_repo DIR: a clean copy of the working tree (no build outputs) in DIR.
@@ -32,20 +44,19 @@ copy_repo() {
     (cd "$REPO" && tar --exclude=build --exclude=.git --exclude=_build -cf - .) | tar -xf - -C "$1"
 }
 
-# assert_builds_alone NAME PROG...: a clean copy of the repository builds
-# lessons/NAME on its own (for one architecture where no GPU answers: see
-# one_sm), prints no warning, and makes each build/PROG.
+# assert_builds_alone NAME PROG...: the build of build_lesson (lessons/NAME
+# alone, from a clean copy) succeeded, printed no warning, and made each
+# build/PROG.
 assert_builds_alone() {
-    local name=$1 prog; shift
+    local prog; shift
     need_nvcc
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    # shellcheck disable=SC2046
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/$name" $(one_sm)
+    [ -f "$BATS_FILE_TMPDIR/build.rc" ] || fail "setup_file did not call build_lesson"
+    output=$(cat "$BATS_FILE_TMPDIR/build.log")
     echo "$output"
-    assert_success
+    assert_equal "$(cat "$BATS_FILE_TMPDIR/build.rc")" 0
     refute_output --partial warning
     for prog in "$@"; do
-        [ -x "$BATS_TEST_TMPDIR/repo/lessons/$name/build/$prog" ] || fail "no build/$prog"
+        [ -x "$G/build/$prog" ] || fail "no build/$prog"
     done
 }
 

@@ -5,16 +5,22 @@ setup() {
     load helper
 }
 
+# Two lessons stand for all in the two tests of make grade's score: each
+# lesson's own test file checks its sync.cu and legacy.cu as a learner's
+# file (make check SRC=), which is what grade.sh runs for each lesson.
+GRADED="lessons/01-shfl-reduction lessons/04-match-any"
+
 @test "make grade gives the reference sync.cu files full marks and exits 0" {
-    run make --no-print-directory -C "$REPO" grade GRADE_FILE=sync.cu
+    run make --no-print-directory -C "$REPO" grade GRADE_FILE=sync.cu LESSONS="$GRADED"
     echo "$output"
     assert_success
     assert_line --regexp '^01-shfl-reduction +10/10 '
+    assert_line --regexp '^04-match-any +([0-9]+)/\1 '
     assert_line --regexp '^Score ([0-9]+)/\1$'
 }
 
 @test "make grade does not give the legacy.cu files full marks, and exits 1" {
-    run make --no-print-directory -C "$REPO" grade GRADE_FILE=legacy.cu
+    run make --no-print-directory -C "$REPO" grade GRADE_FILE=legacy.cu LESSONS="$GRADED"
     echo "$output"
     assert_failure
     assert_line --regexp '^01-shfl-reduction +0/10 '

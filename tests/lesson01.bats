@@ -3,7 +3,7 @@
 
 setup_file() {
     load helper
-    if have_nvcc; then build_lesson 01-shfl-reduction; fi
+    build_lesson 01-shfl-reduction
 }
 
 setup() {
@@ -18,14 +18,14 @@ setup() {
 @test "--help explains every option, the variants and the exit status" {
     need_nvcc
     for prog in sync legacy; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         for opt in --size --seed --jitter --threads --variant --help; do
             assert_output --partial -- "$opt"
         done
         assert_output --partial 'exit status'
     done
-    run "$L/build/sync" --help
+    run "$G/build/sync" --help
     assert_line --partial '2  shfl: legacy.cu mask-less __shfl_down; sync.cu __shfl_xor_sync butterfly'
     assert_output --partial -- '--sleepers PATTERN'
     assert_output --partial -- '--dump FILE'
@@ -36,21 +36,21 @@ setup() {
     for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 3" "-n" "-s 1x" \
                 "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/sync" $args
+        run --separate-stderr "$G/build/sync" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k 3
+    run --separate-stderr "$G/build/legacy" -k 3
     assert_failure 2
     assert_equal "$stderr" "legacy: --variant must be between 1 and 2 (got 3)"
 }
 
 @test "an n larger than the GPU's memory gives one line and exit 2" {
     need_gpu
-    run --separate-stderr "$L/build/sync" -n 64G
+    run --separate-stderr "$G/build/sync" -n 64G
     assert_failure 2
     assert_equal "${#stderr_lines[@]}" 1
     assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
@@ -58,7 +58,7 @@ setup() {
 
 @test "the sync version matches the CPU on the GPU, under jitter too" {
     need_gpu
-    run "$L/build/sync" -n 100000 -j 200 -k 2
+    run "$G/build/sync" -n 100000 -j 200 -k 2
     assert_success
     assert_line --regexp '^result: ok \(0 of [0-9]+ warps wrong, 0 of [0-9]+ blocks wrong\)$'
 }

@@ -3,7 +3,7 @@
 
 setup_file() {
     load helper
-    if have_nvcc; then build_lesson 02-ballot-mask; fi
+    build_lesson 02-ballot-mask
 }
 
 setup() {
@@ -57,7 +57,7 @@ EOF_
 @test "--help explains every option, names the six demonstrations and the exit status" {
     need_nvcc
     for prog in sync legacy; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         for opt in --size --seed --jitter --threads --variant --count --watchdog --help; do
             assert_output --partial -- "$opt"
@@ -77,26 +77,26 @@ EOF_
                 "-k bogus" "--variant=nope" "-c 33" "-c -1" "-w 10" "-n" "-k" "-s 1x" \
                 "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/sync" $args
+        run --separate-stderr "$G/build/sync" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k hangs
+    run --separate-stderr "$G/build/legacy" -k hangs
     assert_failure 2
     assert_equal "$stderr" "legacy: --variant: no variant named 'hangs' (try --help)"
 }
 
 @test "a demonstration chosen by name runs exactly as the same one chosen by number" {
     need_nvcc
-    run --separate-stderr "$L/build/legacy" -k 5 -n 100
+    run --separate-stderr "$G/build/legacy" -k 5 -n 100
     local by_number=$output status_number=$status
     assert_line --index 0 --partial 'legacy.cu demonstration 5 (exited:'
     for form in "-k exited" "--variant exited" "--variant=exited"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/legacy" $form -n 100
+        run --separate-stderr "$G/build/legacy" $form -n 100
         assert_equal "$status" "$status_number"
         assert_equal "$output" "$by_number"
     done
@@ -104,7 +104,7 @@ EOF_
 
 @test "an n larger than the GPU's memory gives one line and exit 2" {
     need_gpu
-    run --separate-stderr "$L/build/sync" -k reconverge -n 64G
+    run --separate-stderr "$G/build/sync" -k reconverge -n 64G
     assert_failure 2
     assert_equal "${#stderr_lines[@]}" 1
     assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
@@ -113,7 +113,7 @@ EOF_
 @test "every sync demonstration matches the CPU on the GPU, under jitter too" {
     need_gpu
     for k in 1 2 3 4 5 6; do
-        run "$L/build/sync" -k "$k" -n 5000 -j 200
+        run "$G/build/sync" -k "$k" -n 5000 -j 200
         echo "$output"
         assert_success
         assert_line --regexp '^result: ok \(0 of [0-9]+ '
@@ -123,7 +123,7 @@ EOF_
 @test "the legacy hang ends by itself within 10 s, names the lanes and exits 3" {
     need_gpu
     local start=$SECONDS
-    run timeout 30 "$L/build/legacy" -k hang
+    run timeout 30 "$G/build/legacy" -k hang
     echo "$output"
     assert_failure 3
     assert_line --regexp '^HANG detected: lanes 16-31 spun [0-9]+ cycles on a flag while lanes 0-15 waited in their shuffle for them'

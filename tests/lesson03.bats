@@ -3,7 +3,7 @@
 
 setup_file() {
     load helper
-    if have_nvcc; then build_lesson 03-syncwarp-races; fi
+    build_lesson 03-syncwarp-races
 }
 
 setup() {
@@ -56,7 +56,7 @@ EOF_
 @test "--help explains every option, names the five demonstrations and the exit status" {
     need_nvcc
     for prog in sync legacy; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         for opt in --size --seed --jitter --threads --variant --watchdog --sleepers --dump --help; do
             assert_output --partial -- "$opt"
@@ -74,14 +74,14 @@ EOF_
                 "-k bogus" "--variant=nope" "-c 3" "-w 10" "-n" "-k" "-s 1x" \
                 "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/legacy" $args
+        run --separate-stderr "$G/build/legacy" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^legacy: '
     done
-    run --separate-stderr "$L/build/sync" -k tre
+    run --separate-stderr "$G/build/sync" -k tre
     assert_failure 2
     assert_equal "$stderr" "sync: --variant: no variant named 'tre' (try --help)"
 }
@@ -101,7 +101,7 @@ EOF_
 
 @test "an n larger than the GPU's memory gives one line and exit 2" {
     need_gpu
-    run --separate-stderr "$L/build/sync" -k transpose -n 64G
+    run --separate-stderr "$G/build/sync" -k transpose -n 64G
     assert_failure 2
     assert_equal "${#stderr_lines[@]}" 1
     assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
@@ -110,7 +110,7 @@ EOF_
 @test "every sync demonstration matches the CPU on the GPU, under jitter too" {
     need_gpu
     for k in 1 2 3 4 5; do
-        run "$L/build/sync" -k "$k" -n 5000 -j 200
+        run "$G/build/sync" -k "$k" -n 5000 -j 200
         echo "$output"
         assert_success
         assert_line --regexp '^result: ok \(0 of [0-9]+ '
@@ -119,7 +119,7 @@ EOF_
 
 @test "the legacy transpose reads slots before they are written once odd lanes sleep" {
     need_gpu
-    run "$L/build/legacy" -k transpose -n 100000 -j 200
+    run "$G/build/legacy" -k transpose -n 100000 -j 200
     echo "$output"
     assert_failure 1
     assert_line --partial ': read before it was written'
@@ -129,7 +129,7 @@ EOF_
 @test "the legacy hang ends by itself within 10 s, names the lanes and exits 3" {
     need_gpu
     local start=$SECONDS
-    run timeout 30 "$L/build/legacy" -k hang
+    run timeout 30 "$G/build/legacy" -k hang
     echo "$output"
     assert_failure 3
     assert_line --regexp '^HANG detected: lanes 16-31 spun [0-9]+ cycles on a flag while lanes 0-15 waited in __syncwarp\(\) for them'

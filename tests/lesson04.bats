@@ -4,7 +4,7 @@
 
 setup_file() {
     load helper
-    if have_nvcc; then build_lesson 04-match-any; fi
+    build_lesson 04-match-any
 }
 
 setup() {
@@ -19,14 +19,14 @@ setup() {
 @test "--help explains every option, the groupings and the exit status" {
     need_nvcc
     for prog in sync legacy sync-fallback; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         for opt in --size --seed --jitter --threads --variant --keys --divergent --sleepers --help; do
             assert_output --partial -- "$opt"
         done
         assert_output --partial 'exit status'
     done
-    run "$L/build/sync" --help
+    run "$G/build/sync" --help
     assert_line --partial '1  match: legacy.cu __match_all_sync where __match_any_sync was meant'
     assert_line --partial '2  lanes: legacy.cu keys through shared memory, no warp sync; sync.cu the fallback, one trip per lane'
     assert_line --partial '3  groups: the fallback, one trip per group'
@@ -37,27 +37,27 @@ setup() {
     for args in "-n 0" "-c 0" "-c 17M" "-c abc" "-d 2" "-d -1" "-k 4" "-k bogus" "-b 48" "--bogus" "-c" \
                 "--sleepers bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/sync" $args
+        run --separate-stderr "$G/build/sync" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k 4
+    run --separate-stderr "$G/build/legacy" -k 4
     assert_failure 2
     assert_equal "$stderr" "legacy: --variant must be between 1 and 3 (got 4)"
 }
 
 @test "the benchmark program explains itself and rejects bad arguments with exit 2" {
     need_nvcc
-    run "$L/build/bench" --help
+    run "$G/build/bench" --help
     assert_success
     assert_output --partial '__match_any_sync'
     for opt in --size --seed --reps --method; do assert_output --partial -- "$opt"; done
     for args in "-k 4" "-r 0" "-n 16" "--bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/bench" $args
+        run --separate-stderr "$G/build/bench" $args
         assert_failure 2
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^bench: '
@@ -92,7 +92,7 @@ setup() {
 @test "the sync version groups divergent warps right on the GPU, under jitter too" {
     need_gpu
     make -s --no-print-directory -C "$L" build/verify >/dev/null
-    run "$L/build/verify" "$L/build/sync" -n 100000 -c 4 -d 1 -j 200 -k 3
+    run "$L/build/verify" "$G/build/sync" -n 100000 -c 4 -d 1 -j 200 -k 3
     assert_success
     assert_line --regexp '^result: ok \(0 of 100000 group masks wrong, 0 of 4 counts wrong, 0 of 100000 tickets wrong\)$'
 }
@@ -100,10 +100,10 @@ setup() {
 @test "MATCH_FALLBACK=1 makes variant 1 run the fallback loop, and it is right" {
     need_gpu
     make -s --no-print-directory -C "$L" build/verify >/dev/null
-    run "$L/build/verify" "$L/build/sync-fallback" -n 5000 -c 32 -d 1
+    run "$L/build/verify" "$G/build/sync-fallback" -n 5000 -c 32 -d 1
     assert_success
     assert_line --partial 'built as the fallback loop'
-    run "$L/build/sync" -n 5000 -c 32 -d 1
+    run "$G/build/sync" -n 5000 -c 32 -d 1
     assert_line --partial 'built as the __match_any_sync instruction'
 }
 

@@ -4,7 +4,7 @@
 
 setup_file() {
     load helper
-    if have_nvcc; then build_lesson 05-aggregated-atomics; fi
+    build_lesson 05-aggregated-atomics
 }
 
 setup() {
@@ -19,14 +19,14 @@ setup() {
 @test "--help explains every option, the variants and the exit status" {
     need_nvcc
     for prog in sync legacy cg; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         for opt in --size --seed --jitter --threads --variant --keep --queues --help; do
             assert_output --partial -- "$opt"
         done
         assert_output --partial 'exit status'
     done
-    run "$L/build/sync" --help
+    run "$G/build/sync" --help
     assert_line --partial '3  queues: a counter per queue (-q up to 32), members grouped by __match_any_sync'
     assert_output --partial -- '--sleepers PATTERN'
     assert_output --partial -- '--dump FILE'
@@ -37,20 +37,20 @@ setup() {
     for args in "-n 0" "-p 101" "-p -1" "-q 0" "-q 33" "-k 5" "-k 1 -q 2" "-b 100" "--bogus" "-q" \
                 "--sleepers bogus" "-k bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/sync" $args
+        run --separate-stderr "$G/build/sync" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k 2 -q 4
+    run --separate-stderr "$G/build/legacy" -k 2 -q 4
     assert_failure 2
     assert_equal "$stderr" "legacy: variant 2 fills one queue only: use -q 1 (got 4)"
-    run --separate-stderr "$L/build/cg" -k 5
+    run --separate-stderr "$G/build/cg" -k 5
     assert_failure 2
     assert_equal "$stderr" "cg: --variant must be between 1 and 4 (got 5)"
-    run --separate-stderr "$L/build/cg" -k 1 -q 4
+    run --separate-stderr "$G/build/cg" -k 1 -q 4
     assert_failure 2
     assert_equal "$stderr" "cg: variant 1 fills one queue only: use -q 1 (got 4)"
 }
@@ -58,11 +58,11 @@ setup() {
 @test "the benchmark programs explain themselves and reject bad arguments with exit 2" {
     need_nvcc
     for prog in bench-one-counter bench-histogram bench-scatter-add; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         assert_output --partial 'CSV on'
         assert_output --partial -- '--reps'
-        run --separate-stderr "$L/build/$prog" -r 0
+        run --separate-stderr "$G/build/$prog" -r 0
         assert_failure 2
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" "^$prog: "
@@ -122,7 +122,7 @@ setup() {
 
 @test "the sync version compacts right on the GPU, under jitter too" {
     need_gpu
-    run "$L/build/verify" "$L/build/sync" -n 100000 -j 200 -k 3 -q 4
+    run "$L/build/verify" "$G/build/sync" -n 100000 -j 200 -k 3 -q 4
     assert_success
     assert_line --regexp '^result: ok \(0 slots empty, 0 elements twice, 0 missing, 0 stray, 0 of 4 counters wrong\)$'
 }

@@ -4,7 +4,7 @@
 
 setup_file() {
     load helper
-    if have_nvcc; then build_lesson 06-block-reduce; fi
+    build_lesson 06-block-reduce
 }
 
 setup() {
@@ -37,7 +37,7 @@ CSV
 @test "--help explains every option, the variants and the exit status" {
     need_nvcc
     for prog in sync legacy; do
-        run "$L/build/$prog" --help
+        run "$G/build/$prog" --help
         assert_success
         for opt in --size --seed --jitter --threads --variant --blocks --unroll --max --help \
                    --sleepers --dump; do
@@ -56,28 +56,28 @@ CSV
     for args in "-n 0" "-n -5" "-n abc" "--bogus" "-j -1" "-b 48" "-b 2048" "-k 7" "-k bogus" \
                 "-u 3" "-u 16" "-g 0" "-g 65537" "-m 0" "-n" "-s 1x" "--sleepers" "--sleepers bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/sync" $args
+        run --separate-stderr "$G/build/sync" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" '^sync: '
     done
-    run --separate-stderr "$L/build/legacy" -k 7
+    run --separate-stderr "$G/build/legacy" -k 7
     assert_failure 2
     assert_equal "$stderr" "legacy: --variant must be between 1 and 6 (got 7)"
 }
 
 @test "the GPU-only programs explain themselves and reject bad arguments with exit 2" {
     need_nvcc
-    run "$L/build/cg" --help
+    run "$G/build/cg" --help
     assert_success
     assert_line --partial '1  block: cg::reduce over 32-thread tiles'
     assert_line --partial '3  tiles: group_sum over dynamic 8-thread tiles'
-    run "$L/build/cub_ref" --help
+    run "$G/build/cub_ref" --help
     assert_success
     assert_line --partial '1  cub::DeviceReduce::Sum'
-    run "$L/build/bench" --help
+    run "$G/build/bench" --help
     assert_success
     for opt in --size --sizes --method --threads --unroll --per-sm --load --timing --flush \
                --sweep --verify --reps --warmup --peak; do
@@ -90,21 +90,21 @@ CSV
                      "bench -t 3" "bench -l 9" "bench -L 10" "bench -T 2" "bench -F 2" \
                      "bench -V 2"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/"$prog_args
+        run --separate-stderr "$G/build/"$prog_args
         echo "$prog_args -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
     done
-    run --separate-stderr "$L/build/bench" -n 1000
+    run --separate-stderr "$G/build/bench" -n 1000
     assert_equal "$stderr" "bench: --size must be a multiple of 4 x 4^(L-1) = 256 to split into 4 sizes (got 1000)"
-    run --separate-stderr "$L/build/bench" -u 12
+    run --separate-stderr "$G/build/bench" -u 12
     assert_equal "$stderr" "bench: --unroll must be 1, 2, 4, 8 or 16 (got 12)"
 }
 
 @test "an n larger than the GPU's memory gives one line and exit 2" {
     need_gpu
-    run --separate-stderr "$L/build/sync" -n 64G
+    run --separate-stderr "$G/build/sync" -n 64G
     assert_failure 2
     assert_equal "${#stderr_lines[@]}" 1
     assert_regex "$stderr" 'needs 256\.0 GiB of GPU memory'
@@ -114,7 +114,7 @@ CSV
     need_gpu
     make -s --no-print-directory -C "$L" build/verify >/dev/null
     for k in 1 2 3 4 5 6; do
-        run "$L/build/verify" "$L/build/sync" -k "$k" -n 1000003 -j 200 -b 96
+        run "$L/build/verify" "$G/build/sync" -k "$k" -n 1000003 -j 200 -b 96
         echo "$output"
         assert_success
         assert_line --regexp "^result: ok \\(variant $k, n=1000003: .*sum right\\)$"
@@ -123,7 +123,7 @@ CSV
 
 @test "every setting the benchmark can time matches the CPU on the GPU (bench -V 1)" {
     need_gpu
-    run "$L/build/bench" -V 1 -n 1M -l 1 -s 3
+    run "$G/build/bench" -V 1 -n 1M -l 1 -s 3
     echo "$output"
     assert_success
     assert_line --regexp '^result: ok \(([0-9]+) of \1 runs match the CPU: variants 3 to 6, 10 load kinds, unroll 1 to 16, '

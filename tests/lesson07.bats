@@ -4,8 +4,7 @@
 
 setup_file() {
     load helper
-    make -s --no-print-directory -C "$REPO/lessons/07-warp-scan" emu >/dev/null
-    if have_nvcc; then build_lesson 07-warp-scan; fi
+    build_lesson 07-warp-scan
 }
 
 setup() {
@@ -66,7 +65,7 @@ CSV
     need_nvcc
     for args in "-n 1000" "-n 4096 -l 3" "-l 9" "-r 0" "-V 2" "--bogus"; do
         # shellcheck disable=SC2086
-        run --separate-stderr "$L/build/bench" $args
+        run --separate-stderr "$G/build/bench" $args
         echo "args: $args -> $stderr"
         assert_failure 2
         assert_equal "${#stderr_lines[@]}" 1
