@@ -339,6 +339,98 @@ PY
     assert_output --partial "Draw it:"
 }
 
+@test "every lesson's handout shows a warpsim picture of its first demonstration, with what to look at" {
+    local lesson seen=" "
+    while IFS='|' read -r lesson _; do
+        case "$lesson" in ''|'#'*) continue ;; esac
+        lesson=${lesson// /}
+        [ -f "$REPO/lessons/$lesson/README.md" ] || continue
+        [ "${seen#* "$lesson" }" = "$seen" ] || continue   # the lesson's first line only
+        seen="$seen$lesson "
+        run bash -c "pdftotext '$B/handouts/$lesson.pdf' - | tr '\n' ' '"   # lines joined
+        assert_output --partial "Pictures of the runs"
+        assert_output --partial "What to look at:"
+        # the picture is in the PDF as drawn, text and all
+        assert_output --partial "model its: warp 0 of block 0"
+        assert_output --partial "Legend"
+        run pdfinfo "$B/handouts/$lesson.pdf"
+        assert_line --regexp '^Pages: +[1-4]$'
+    done <"$REPO/docs/pictures.list"
+    echo "lessons:$seen"
+    [ "$(wc -w <<<"$seen")" -ge 7 ]
+}
+
+@test "each picture's caption on the lesson page says what to look at in it, from docs/pictures.list" {
+    local lesson name look fix n=0
+    while IFS='|' read -r lesson name _ _ _ look fix; do
+        case "$lesson" in ''|'#'*) continue ;; esac
+        lesson=${lesson// /} name=${name// /}
+        [ -f "$REPO/lessons/$lesson/README.md" ] || continue
+        look=$(sed 's/^ *//; s/ *$//' <<<"$look") fix=$(sed 's/^ *//; s/ *$//' <<<"$fix")
+        [ -n "$look" ] || fail "$lesson $name: no LOOK caption in docs/pictures.list"
+        [ -n "$fix" ] || fail "$lesson $name: no FIX caption in docs/pictures.list"
+        run page_text "$B/$lesson.html"
+        assert_output --partial "What to look at: $look"
+        assert_output --partial "$fix"
+        n=$((n + 1))
+    done <"$REPO/docs/pictures.list"
+    [ "$n" -ge 7 ]
+}
+
+@test "a caption that names a line or a mask its picture does not show fails docs/pictures.sh" {
+    local list=$BATS_TEST_TMPDIR/stale.list
+    grep '^01-shfl-reduction | tree ' "$REPO/docs/pictures.list" |
+        sed 's/legacy\.cu:46/legacy.cu:999/; s/0xffffffff) at sync/0xfffffff0) at sync/' >"$list"
+    run "$REPO/docs/pictures.sh" -l "$list" -o "$BATS_TEST_TMPDIR/p"
+    echo "$output"
+    assert_failure 1
+    assert_line "pictures.sh: 01-shfl-reduction tree: LOOK names 'legacy.cu:999', which 01-shfl-reduction-tree.svg does not show"
+    assert_line "pictures.sh: 01-shfl-reduction tree: FIX names '0xfffffff0', which 01-shfl-reduction-tree.sync.svg does not show"
+}
+
+@test "pictures stay readable: no panel taller than warpsim's bound, the handout's short" {
+    local f h
+    for f in "$B"/pictures/*.svg; do
+        # each panel (a nested <svg> of --trace-models, or the whole file)
+        for h in $(grep -o '<svg [^>]*height="[0-9]*"' "$f" | sed 's/.*height="//; s/"//' | sed '1{/./!d}'); do
+            case "$f" in
+                *.print.svg) [ "$h" -le 620 ] || fail "$(basename "$f"): $h px high, more than a handout's 620" ;;
+                *) [ "$h" -le 1900 ] || fail "$(basename "$f"): a panel $h px high, more than 1900" ;;
+            esac
+        done
+    done
+    # a long its run keeps its races: rows are left out around them, not after them
+    grep -q 'rows drawn (grey: left out)' "$B/pictures/03-syncwarp-races-tree.svg"
+    grep -q 'race 1 on shmem\[17\]' "$B/pictures/03-syncwarp-races-tree.svg"
+    grep -q 'left out: [0-9]* lane steps' "$B/pictures/03-syncwarp-races-tree.print.svg"
+}
+
+@test "docs/handout.list leaves a section out of a lesson's handout and says so; a heading that matches nothing stops the build" {
+    local md=$BATS_TEST_TMPDIR/lesson.md
+    printf '%s\n' '# Lesson' '' '## The fix' '' 'kept' '' '## Appendix: timings' '' 'dropped text' \
+        '' '### A table' '' 'dropped too' '' '## What to remember' '' 'kept too' >"$md"
+    run pandoc --from markdown --to plain --lua-filter "$REPO/docs/filters/handout.lua" \
+        -M "handout-omit=Appendix:" "$md"
+    echo "$output"
+    assert_success
+    assert_output --partial "kept too"
+    refute_output --partial "dropped"
+    assert_output --partial "Not in this handout, for room"
+    assert_output --partial "Appendix: timings"
+    run pandoc --from markdown --to plain --lua-filter "$REPO/docs/filters/handout.lua" \
+        -M "handout-omit=No such heading" "$md"
+    assert_failure
+    assert_output --partial "handout.lua: no section of this lesson starts with 'No such heading' (docs/handout.list)"
+    # every line of the real list names a section of its lesson, and its handout leaves it out
+    while IFS='|' read -r lesson heading; do
+        case "$lesson" in ''|'#'*) continue ;; esac
+        lesson=${lesson// /} heading=$(sed 's/^ *//; s/ *$//' <<<"$heading")
+        grep -q "^## $heading" "$REPO/lessons/$lesson/README.md" || fail "$lesson has no section '$heading'"
+        pdftotext "$B/handouts/$lesson.pdf" - | grep -q "Not in this handout, for room" ||
+            fail "$lesson's handout does not say what it left out"
+    done <"$REPO/docs/handout.list"
+}
+
 @test "a link to a transcript not recorded yet is its text, not a dead link" {
     md=$BATS_TEST_TMPDIR/page.md
     printf '%s\n' '[there](../../docs/results/compat.txt) and [later](../../docs/results/no-such-run.gpu.txt)' >"$md"
