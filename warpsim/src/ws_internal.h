@@ -91,11 +91,9 @@ enum ws_kind { WS_KINDS(WS_KIND_ENUM) WK_NKINDS };
 extern const char *const ws_kind_names[];
 
 typedef struct ws_lane {
-    /* What every scheduling point and access touches comes first, in as
-     * few cache lines as it takes (a step of lockstep or random touches a
-     * different lane each time); a lockstep step compares the positions
-     * (pos_depth, pc and the first frames) of a warp's lanes, which share
-     * the second line. */
+    /* What every scheduling point and access touches comes first, in the
+     * first three cache lines, the first frames included (a step of
+     * lockstep or random touches a different lane each time). */
     ws_ctx ctx;
     ws_coords coords;             /* threadIdx, blockIdx: what ws_self points at */
     int tid, warp, lane;          /* thread in block, warp in block, lane in warp */
@@ -109,7 +107,6 @@ typedef struct ws_lane {
      * start_block clears every field but frames. */
     int depth, pos_depth;
     uintptr_t pc;
-    uintptr_t frames[WS_MAX_FRAMES];
 
     uint64_t sleep;               /* lockstep: sleep requested in this step */
     uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
@@ -120,6 +117,7 @@ typedef struct ws_lane {
     uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
     uintptr_t rd1, rd2;           /* the last two addresses it read */
     uint32_t acq, acq_last;       /* sync.c: what it acquired; the last release it read */
+    uintptr_t frames[WS_MAX_FRAMES];
     uint32_t last_rel;            /* sync.c: its own last release */
     int fenced;                   /* a __threadfence since its last release */
 
