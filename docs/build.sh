@@ -165,7 +165,8 @@ list=$out/.frag/lesson-list.md
     echo
 } >"$list"
 
-# The pictures: real runs on warpsim, one pair per line of docs/pictures.list.
+# The pictures: real runs on warpsim, three per line of docs/pictures.list
+# (legacy lockstep | its, sync, and the handout's).
 echo "  PICS    pictures/ (docs/pictures.sh)"
 if ! "$docs/pictures.sh" -o "$out/pictures" >"$out/.meta/pictures.log" 2>&1; then
     cat "$out/.meta/pictures.log" >&2
