@@ -19,13 +19,14 @@
 #
 # Settings (environment): CROSS_CC (ARCH-linux-gnu-gcc; clang), QEMU
 # (qemu-ARCH; none: run directly), QEMU_LD_PREFIX (/usr/ARCH-linux-gnu),
-# LESSONS (folder names under lessons/), CORPUS=0 to leave the corpus out.
+# LESSONS (folder names under lessons/), CORPUS=0 to leave the corpus out,
+# CROSS_JOBS (runs of step 2 at a time; default: the number of CPUs).
 # Exit status: 0 everything as expected, 1 a difference or a failed check,
 # 2 bad usage or a failed build, 77 no cross compiler or no qemu (Debian:
 # gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user).
 set -u
 case ${1:-} in
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
 esac
 arch=${1:-aarch64}
 case $arch in
@@ -98,13 +99,35 @@ same() {
 say "# the primitives and the detector cases, native and $arch, every model"
 ncases=$("$here/build/tests/detect" --help | sed -n 's/.*which case (1\.\.\([0-9]*\).*/\1/p')
 [ -n "$ncases" ] || { echo "cross-check.sh: cannot read the number of detect cases" >&2; exit 2; }
-n=0 ok=0
+# The runs are independent: CROSS_JOBS (default: the number of CPUs) at a
+# time, each writing what `same` says to its own file, read back in order.
+jobs=${CROSS_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+case $jobs in ''|*[!0-9]*|0) jobs=2 ;; esac
+results=$(mktemp -d) || exit 2
+trap 'rm -rf "$results"' EXIT
+n=0
 for model in lockstep its random; do
     envs=("WARPSIM_MODEL=$model" WARPSIM_SPIN_LIMIT=100000)
-    n=$((n + 1)); same prims -- "${envs[@]}" -- && ok=$((ok + 1))
-    for k in $(seq 1 "$ncases"); do
-        n=$((n + 1)); same detect -- "${envs[@]}" -- -k "$k" && ok=$((ok + 1))
+    for k in 0 $(seq 1 "$ncases"); do
+        n=$((n + 1))
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+            wait -n
+        done
+        if [ "$k" = 0 ]; then
+            { same prims -- "${envs[@]}" -- && echo ok; } >"$results/$n" 2>&1 &
+        else
+            { same detect -- "${envs[@]}" -- -k "$k" && echo ok; } >"$results/$n" 2>&1 &
+        fi
     done
+done
+wait
+ok=0
+for i in $(seq 1 "$n"); do
+    if [ "$(tail -n 1 "$results/$i")" = ok ]; then
+        ok=$((ok + 1))
+    else
+        cat "$results/$i"
+    fi
 done
 say "ok: $ok of $n runs of prims and detect gave the same output on $arch as natively"
 [ $ok -eq $n ] || bad=1
