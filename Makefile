@@ -40,14 +40,20 @@ compat:
 
 # The repository's tests (bats). Installs bats and friends when missing.
 # JUNIT=dir also writes dir/report.xml (JUnit XML). TESTS=FILE.bats runs
-# some of them. The TAP output ends with one line, "N passed, N failed"
-# (", N skipped" when some were), counted from the TAP lines; the exit
-# status is bats's.
+# some of them. scripts/test-prep.sh first builds what the files share;
+# then the files run side by side, TEST_JOBS at a time (default: one per
+# core; GNU parallel), each file's tests in order. The TAP output ends with
+# one line, "N passed, N failed" (", N skipped" when some were), counted
+# from the TAP lines; the exit status is bats's.
 TESTS ?= tests
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test:
 	@scripts/need-tools.sh test
+	@TEST_JOBS=$(TEST_JOBS) scripts/test-prep.sh
 	@$(if $(JUNIT),mkdir -p $(JUNIT) &&) rc=$$(mktemp); \
-	{ bats --formatter tap $(if $(JUNIT),--report-formatter junit --output $(JUNIT)) \
+	{ PARALLEL=--will-cite bats --formatter tap \
+	    $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) --no-parallelize-within-files) \
+	    $(if $(JUNIT),--report-formatter junit --output $(JUNIT)) \
 	    $(BATS_FLAGS) $(TESTS); echo $$? >"$$rc"; } | awk ' \
 	    { print; fflush() } \
 	    /^ok [0-9]+ .*# [Ss][Kk][Ii][Pp]/ { s++; next } \

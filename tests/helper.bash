@@ -44,6 +44,20 @@ copy_repo() {
     (cd "$REPO" && tar --exclude=build --exclude=.git --exclude=_build -cf - .) | tar -xf - -C "$1"
 }
 
+# lesson_sandbox DIR NAME...: a tree in DIR whose lessons/NAME are copies of
+# the lessons (no build outputs) and whose include, mk, scripts and warpsim
+# are links to the working tree's: builds and checks there touch nothing
+# another test file uses at the same time (make test runs files side by
+# side). warpsim is built beforehand (scripts/test-prep.sh).
+lesson_sandbox() {
+    local dir=$1 name; shift
+    mkdir -p "$dir/lessons"
+    for name in include mk scripts warpsim; do ln -sfn "$REPO/$name" "$dir/$name"; done
+    for name in "$@"; do
+        (cd "$REPO/lessons" && tar --exclude=build -cf - "$name") | tar -xf - -C "$dir/lessons"
+    done
+}
+
 # assert_builds_alone NAME PROG...: the build of build_lesson (lessons/NAME
 # alone, from a clean copy) succeeded, printed no warning, and made each
 # build/PROG.

@@ -1,17 +1,29 @@
 #!/usr/bin/env bats
 # Lab mode: make grade scores learners' files; make doctor describes the machine.
 
+setup_file() {
+    load helper
+    make -s --no-print-directory -C "$REPO/warpsim" >/dev/null
+    # lessons 01 and 04 of their own, so that grading them here and their
+    # own test files' checks never build the same program at once
+    lesson_sandbox "$BATS_FILE_TMPDIR/tree" 01-shfl-reduction 04-match-any
+}
+
 setup() {
     load helper
+    T=$BATS_FILE_TMPDIR/tree
 }
 
 # Two lessons stand for all in the two tests of make grade's score: each
 # lesson's own test file checks its sync.cu and legacy.cu as a learner's
 # file (make check SRC=), which is what grade.sh runs for each lesson.
-GRADED="lessons/01-shfl-reduction lessons/04-match-any"
+# The top-level Makefile grades $(LESSONS) with scripts/grade.sh; here
+# grade.sh grades the two of the sandbox.
 
 @test "make grade gives the reference sync.cu files full marks and exits 0" {
-    run make --no-print-directory -C "$REPO" grade GRADE_FILE=sync.cu LESSONS="$GRADED"
+    run make --no-print-directory -n -C "$REPO" grade
+    assert_output --partial 'scripts/grade.sh lessons/01-shfl-reduction'
+    GRADE_FILE=sync.cu run "$REPO/scripts/grade.sh" "$T/lessons/01-shfl-reduction" "$T/lessons/04-match-any"
     echo "$output"
     assert_success
     assert_line --regexp '^01-shfl-reduction +10/10 '
@@ -20,7 +32,7 @@ GRADED="lessons/01-shfl-reduction lessons/04-match-any"
 }
 
 @test "make grade does not give the legacy.cu files full marks, and exits 1" {
-    run make --no-print-directory -C "$REPO" grade GRADE_FILE=legacy.cu LESSONS="$GRADED"
+    GRADE_FILE=legacy.cu run "$REPO/scripts/grade.sh" "$T/lessons/01-shfl-reduction" "$T/lessons/04-match-any"
     echo "$output"
     assert_failure
     assert_line --regexp '^01-shfl-reduction +0/10 '
@@ -29,7 +41,7 @@ GRADED="lessons/01-shfl-reduction lessons/04-match-any"
 }
 
 @test "a lesson without the learner's file scores 0 and says what to do" {
-    run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    run "$REPO/scripts/grade.sh" "$T/lessons/01-shfl-reduction"
     assert_failure 1
     assert_line --partial '0/10  (no mine.cu: copy legacy.cu to mine.cu and fix it)'
     assert_line 'Score 0/10'
@@ -54,7 +66,7 @@ GRADED="lessons/01-shfl-reduction lessons/04-match-any"
 
 @test "make grade prints where a lesson lost points and writes Gradescope's results.json" {
     local out=$BATS_TEST_TMPDIR/reports
-    JUNIT=$out GRADE_FILE=wrong/leader-lane-31.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    JUNIT=$out GRADE_FILE=wrong/leader-lane-31.cu run "$REPO/scripts/grade.sh" "$T/lessons/01-shfl-reduction"
     echo "$output"
     assert_failure 1
     assert_line --regexp '^01-shfl-reduction +[0-9]/10 '
@@ -77,7 +89,7 @@ print("ok")' "$out/results.json"
 }
 
 @test "a file that prints a passing verdict and exits scores 0" {
-    GRADE_FILE=wrong/prints-verdict.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    GRADE_FILE=wrong/prints-verdict.cu run "$REPO/scripts/grade.sh" "$T/lessons/01-shfl-reduction"
     echo "$output"
     assert_failure 1
     assert_line --regexp '^01-shfl-reduction +0/10 '
@@ -91,7 +103,7 @@ print("ok")' "$out/results.json"
     mkdir -p "$BATS_TEST_TMPDIR/99-none"
     printf 'include %s/mk/lesson.mk\n' "$REPO" >"$BATS_TEST_TMPDIR/99-none/Makefile"
     # two fixes at a time, each built under its own name; the TAP lines in order
-    local L=$REPO/lessons/01-shfl-reduction n
+    local L=$T/lessons/01-shfl-reduction n
     n=$(find "$L/wrong" -name '*.cu' | wc -l)
     rm -rf "$L/build/emu/wrong"
     JOBS=2 EMU=1 run "$REPO/scripts/each-lesson.sh" check-wrong "$L" "$BATS_TEST_TMPDIR/99-none"
@@ -106,19 +118,19 @@ print("ok")' "$out/results.json"
 }
 
 @test "make check-wrong rejects a JOBS that is not a count, and MINE that is not a plain name" {
-    run make --no-print-directory -C "$REPO/lessons/01-shfl-reduction" check-wrong JOBS=0
+    run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check-wrong JOBS=0
     assert_failure 2
     assert_output --partial 'JOBS=0: JOBS is how many wrong fixes make check-wrong checks at once'
-    run make --no-print-directory -C "$REPO/lessons/01-shfl-reduction" check JOBS=abc
+    run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check JOBS=abc
     assert_failure 2
-    run make --no-print-directory -C "$REPO/lessons/01-shfl-reduction" check EMU=1 SRC=sync.cu MINE=../elsewhere
+    run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check EMU=1 SRC=sync.cu MINE=../elsewhere
     assert_failure 2
     assert_output --partial 'MINE=../elsewhere: a name such as mine or wrong/NAME'
 }
 
 @test "make grade takes GRADE_FILE as an absolute path too" {
-    cp "$REPO/lessons/01-shfl-reduction/sync.cu" "$BATS_TEST_TMPDIR/fix.cu"
-    GRADE_FILE=$BATS_TEST_TMPDIR/fix.cu run "$REPO/scripts/grade.sh" "$REPO/lessons/01-shfl-reduction"
+    cp "$T/lessons/01-shfl-reduction/sync.cu" "$BATS_TEST_TMPDIR/fix.cu"
+    GRADE_FILE=$BATS_TEST_TMPDIR/fix.cu run "$REPO/scripts/grade.sh" "$T/lessons/01-shfl-reduction"
     echo "$output"
     assert_success
     assert_line --regexp '^01-shfl-reduction +10/10 '
