@@ -215,9 +215,6 @@ pictures_md() {
             } >"$site"
             {
                 echo; echo "## Pictures of the runs"; echo
-                echo "warpsim's picture of the first demonstration (\`make docs\` draws them all"
-                echo "from real runs; the lesson's page on the site shows every one)."
-                echo
             } >"$print"
         fi
         {
@@ -239,7 +236,7 @@ pictures_md() {
                 echo
                 echo '```{=html}'
                 echo "<figure class=\"trace print\"><img src=\"pictures/$l-$name.print.svg\" alt=\"warpsim picture: legacy.cu under its\">"
-                echo "<figcaption>legacy.cu under its, a column per lane, time going down; grey bands: rows left out (the site has the whole run, beside lockstep). <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") Draw it: <code>$(html_esc "$cmd")</code>.</figcaption></figure>"
+                echo "<figcaption>The first demonstration, drawn by warpsim from a real run (<code>make docs</code> draws them all; the lesson's page on the site shows every one, lockstep beside its, and the fix): legacy.cu under its, a column per lane, time going down; grey bands are rows left out. <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") Draw it: <code>$(html_esc "$cmd")</code>.</figcaption></figure>"
                 echo '```'
                 echo
             } >>"$print"

@@ -39,8 +39,8 @@ function Pandoc(doc)
       error("handout.lua: no section of this lesson starts with '" .. p .. "' (docs/handout.list)", 0)
     end
   end
-  local note = pandoc.read("Not in this handout, for room (they are on the lesson's page on "
-                           .. "the site and in the workbook): ", "markdown").blocks[1].content
+  local note = pandoc.read("Not in this handout, for room, but on the lesson's page on "
+                           .. "the site and in the workbook: ", "markdown").blocks[1].content
   note[#note + 1] = pandoc.Space()
   for i, h in ipairs(left) do
     if i > 1 then note[#note + 1] = pandoc.Str(i == #left and " and " or ", ") end
