@@ -46,9 +46,12 @@
 #                      with the line that locates it
 #   CHECK_FIRST_FAIL=1 the checker stops at its first failed expectation
 #   HOST_CC=cc         the C compiler for build/verify
+# Programs are built side by side, one per core, unless make is given -j
+# (make -j1: one at a time).
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 LESSON := $(notdir $(CURDIR))
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 
 # Settings that are either 1 or unset, and SRC, checked before anything else.
 ifneq ($(filter-out 1,$(EMU)),)
@@ -272,7 +275,8 @@ $(shell mkdir -p $(EMU_BUILD); echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' | cm
     || echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' > $(EMU_STAMP))
 endif
 
-$(WS_DRIVER): FORCE
+# After the library: two makes in warpsim at once would build its objects twice.
+$(WS_DRIVER): $(WS_LIB) FORCE
 	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/warpsim
 
 ifeq ($(HARNESS),)

@@ -221,3 +221,10 @@ PY
     assert_failure
     assert_line --regexp '^not ok [0-9]+ - mine.cu: variant 2 '
 }
+
+@test "a lesson builds its programs side by side by default, one per core; make -j1 one at a time" {
+    run make --no-print-directory -C "$L" -pq emu
+    assert_line --regexp "^MAKEFLAGS = .*-j$(nproc)( |$)"
+    run make --no-print-directory -C "$L" -j1 -pq emu
+    assert_line --regexp '^MAKEFLAGS = .*-j1( |$)'
+}
