@@ -21,14 +21,14 @@
 #   LESSON    only these lessons (folder names, or their numbers: 01 03)
 # Prints one line per picture; a demonstration whose program is missing, or
 # that draws no picture, is one "pictures.sh: ..." line on stderr, and so is
-# a caption (LOOK, FIX) that names a file:line, a lane or a race the picture
-# it describes does not show.
-# Exit status: 0 every picture drawn, 1 some were not, 2 bad usage.
+# a caption (LOOK, FIX) that names a file:line, a "race N" or a 0x........
+# mask that the picture it describes does not show.
+# Exit status: 0 all drawn as captioned, 1 some were not, 2 bad usage.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/docs/_build/pictures
 list=$top/docs/pictures.list
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
