@@ -2,21 +2,55 @@
 # each-lesson.sh TARGET LESSON_DIR...: runs `make TARGET` in every lesson,
 # going on past failures; ends with one line per lesson and a total.
 # Exit status 1 if any lesson failed; a skipped check (no GPU) is no failure.
+#
+# `make check` on warpsim (no GPU answers, or EMU=1) runs LESSON_JOBS
+# lessons at a time (default: one per core), each lesson's output shown
+# whole, in order, as it ends. On the GPU, and for the other targets,
+# one lesson at a time: the GPU checks' delays must not share the GPU.
 set -u
 target=${1:?usage: each-lesson.sh TARGET LESSON_DIR...}
 shift
 make=${MAKE:-make}
 lines=()
 passed=0 failed=0 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-for dir in "$@"; do
+jobs=1
+if [ "$target" = check ] && { [ "${EMU:-}" = 1 ] || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }; then
+    jobs=${LESSON_JOBS:-$(nproc 2>/dev/null || echo 1)}
+    case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
+    # warpsim first, once: the lessons' makes then find it built
+    [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
+fi
+
+# start I: runs lesson I's make in the background, its output in its log.
+pids=()
+start() {
+    local dir=${dirs[$1]}
+    "$make" --no-print-directory -C "$dir" "$target" >"$tmp/$1.log" 2>&1 &
+    pids[$1]=$!
+}
+
+dirs=("$@")
+n=${#dirs[@]}
+i=0
+if [ "$jobs" -gt 1 ]; then
+    while [ "$i" -lt "$n" ] && [ "$i" -lt "$jobs" ]; do start "$i"; i=$((i + 1)); done
+fi
+for ((k = 0; k < n; k++)); do
+    dir=${dirs[$k]}
     name=$(basename "$dir")
     printf '\n==== %s: make %s\n' "$name" "$target"
-    "$make" --no-print-directory -C "$dir" "$target" 2>&1 | tee "$log"
-    rc=${PIPESTATUS[0]}
-    last=$(grep -E '^(skipped: |[0-9]+ passed, [0-9]+ failed)' "$log" | tail -n 1)
+    if [ "$jobs" -gt 1 ]; then
+        wait "${pids[$k]}"; rc=$?
+        cat "$tmp/$k.log"
+        if [ "$i" -lt "$n" ]; then start "$i"; i=$((i + 1)); fi
+    else
+        "$make" --no-print-directory -C "$dir" "$target" 2>&1 | tee "$tmp/$k.log"
+        rc=${PIPESTATUS[0]}
+    fi
+    last=$(grep -E '^(skipped: |[0-9]+ passed, [0-9]+ failed)' "$tmp/$k.log" | tail -n 1)
     if [ "$rc" -ne 0 ]; then
         failed=$((failed + 1)); lines+=("$name: FAILED${last:+ ($last)}")
     elif [ "${last#skipped: }" != "$last" ]; then
