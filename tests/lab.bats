@@ -152,3 +152,26 @@ print("ok")' "$out/results.json"
     assert_success
     assert_equal "${lines[-1]}" '1 passed, 0 failed'
 }
+
+@test "make check on warpsim runs lessons side by side, each one's output whole and in order" {
+    local t=$BATS_TEST_TMPDIR
+    mkdir -p "$t/81-first" "$t/82-second"
+    # the first ends only once the second has started: together or not at all
+    printf 'check:\n\t@echo first starts\n\t@for i in $$(seq 50); do [ -f %s/second ] && break; sleep 0.1; done\n\t@[ -f %s/second ]\n\t@echo "3 passed, 0 failed"\n' "$t" "$t" >"$t/81-first/Makefile"
+    printf 'check:\n\t@touch %s/second\n\t@echo second runs\n\t@echo "skipped: nothing here"\n' "$t" >"$t/82-second/Makefile"
+    EMU=1 LESSON_JOBS=2 run "$REPO/scripts/each-lesson.sh" check "$t/81-first" "$t/82-second"
+    echo "$output"
+    assert_success
+    assert_equal "$(grep -nE '^(first starts|second runs|==== 8)' <<<"$output" | cut -d: -f2- | tr '\n' '|')" \
+        "==== 81-first: make check|first starts|==== 82-second: make check|second runs|"
+    assert_line '81-first: ok (3 passed, 0 failed)'
+    assert_line '82-second: skipped (nothing here)'
+    # one at a time, the first waits for a second that never starts
+    rm -f "$t/second"
+    EMU=1 LESSON_JOBS=1 run "$REPO/scripts/each-lesson.sh" check "$t/81-first" "$t/82-second"
+    assert_failure 1
+    assert_line --partial '81-first: FAILED'
+    EMU=1 LESSON_JOBS=abc run "$REPO/scripts/each-lesson.sh" check "$t/81-first"
+    assert_failure 2
+    assert_output 'each-lesson.sh: LESSON_JOBS=abc: a count of lessons, 1 or more'
+}
