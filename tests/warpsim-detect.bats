@@ -241,3 +241,52 @@ clean_everywhere() {
         done
     done
 }
+
+@test "a read that an acquired release does not order stays recorded: the later write's race names that first read, under every model" {
+    # thread 0 reads x; thread 32 releases f; thread 64 acquires f and
+    # reads x; thread 96 writes x. Thread 32's release orders nothing of
+    # thread 0, so thread 0's read must still be there to race with.
+    cat >"$BATS_TEST_TMPDIR/acq.cu" <<'CU'
+#include "warpsim.h"
+__global__ void k(int *x, int *f, int *out)
+{
+    int t = threadIdx.x;
+    if (t == 0) {
+        out[0] = x[0];
+    } else if (t == 32) {
+        __threadfence();
+        atomicExch(f, 1);
+    } else if (t == 64) {
+        while (atomicAdd(f, 0) == 0)
+            ;
+        out[1] = x[0];
+    } else if (t == 96) {
+        __nanosleep(100000);
+        x[0] = 5;
+    }
+}
+int main(void)
+{
+    int *x, *f, *out;
+    cudaMalloc(&x, 4);
+    cudaMalloc(&f, 4);
+    cudaMalloc(&out, 8);
+    cudaMemset(x, 0, 4);
+    cudaMemset(f, 0, 4);
+    WS_LAUNCH(k, 1, 128, 0, x, f, out);
+    cudaDeviceSynchronize();
+    return 0;
+}
+CU
+    # shellcheck disable=SC2016
+    printf 'TOP := %s\ninclude $(TOP)/mk/warpsim.mk\n%s: %s\n\t$(call ws_build,$<,$@)\n' \
+        "$REPO" "$BATS_TEST_TMPDIR/acq" "$BATS_TEST_TMPDIR/acq.cu" >"$BATS_TEST_TMPDIR/acq.mk"
+    make -s --no-print-directory -f "$BATS_TEST_TMPDIR/acq.mk" "$BATS_TEST_TMPDIR/acq"
+    for model in lockstep its random; do
+        run env WARPSIM_MODEL=$model "$BATS_TEST_TMPDIR/acq"
+        echo "--- $model: $output"
+        assert_success
+        assert_line "warpsim: race on global cudaMalloc#1[0]: thread 96 (block 0, warp 3, lane 0) writes it at acq.cu:16 and thread 0 (block 0, warp 0, lane 0) reads it at acq.cu:6; different warps, and no __syncthreads between them"
+        assert_line --partial "warpsim: 1 race, 0 hangs,"
+    done
+}

@@ -681,10 +681,13 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
             return 0;
         for (i = 0; i < WS_NREADS; i++) {   /* which read records it replaces */
             const rec *r = &s->r[i];
-            o[i] = r->stamp != stamp ||
-                   ((r->bytes & ~bytes) == 0 &&
-                    (r->tid == tid || QUICK_ORDERED(r, block, gen, tid, l)));
-            if (o[i] < 0)
+            if (r->stamp != stamp)
+                o[i] = 1;
+            else if ((r->bytes & ~bytes) != 0)
+                o[i] = 0;
+            else if (r->tid == tid)
+                o[i] = 1;
+            else if ((o[i] = QUICK_ORDERED(r, block, gen, tid, l)) < 0)
                 return 0;
         }
         for (i = 0; i < WS_NREADS; i++)
