@@ -383,56 +383,19 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
     }
 }
 
-/* A scheduling point at pc (in the lesson's code): the lane's position
- * moves there and the model may switch to another lane. */
+/* The model's part of a scheduling point, under lockstep and random (its
+ * is ws_point_at's own). */
+void ws_point_model(ws_lane *l)
+{
+    if (ws_cfg.model == WS_LOCKSTEP)
+        ws_yield();
+    else
+        random_point(l);
+}
+
 void ws_point(uintptr_t pc)
 {
-    ws_lane *l = ws.cur;
-    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
-    l->pc = pc;
-    if (__builtin_expect(l->warp == ws.trace_warp, 0))
-        ws_trace_point(l, pc);
-    ws.steps++;
-    if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
-        l->spin_epoch = ws.progress_step;
-        l->spin_steps = 0;
-        l->spin_lo = l->spin_hi = pc;
-    }
-    if (++l->spin_steps == 64)          /* from here on, the loop it is in */
-        l->spin_lo = l->spin_hi = pc;
-    if (pc < l->spin_lo)
-        l->spin_lo = pc;
-    if (pc > l->spin_hi)
-        l->spin_hi = pc;
-    if (__builtin_expect(++ws.idle_steps > ws_cfg.spin_limit, 0))
-        ws_hang(WS_HANG_SPIN);
-    /* Livelock: steps taken while the block keeps making progress (a lane
-     * that only polls is the spin limit's business). */
-    if (ws.idle_steps < 4096) {
-        if ((++l->steps & 4095) == 0)   /* the loop it is in */
-            l->loop_lo = l->loop_hi = pc;
-        if (pc < l->loop_lo)
-            l->loop_lo = pc;
-        if (pc > l->loop_hi)
-            l->loop_hi = pc;
-        if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
-            ws_hang(WS_HANG_LIVELOCK);
-    }
-    switch (ws_cfg.model) {
-    case WS_LOCKSTEP:
-        ws_yield();
-        return;
-    case WS_ITS:
-        l->clock += WS_STEP_CYCLES;
-        if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0)) {
-            l->quantum = 0;
-            ws_yield();
-        }
-        return;
-    default:
-        random_point(l);
-        return;
-    }
+    ws_point_at(pc);
 }
 
 /* ---- lanes --------------------------------------------------------- */

@@ -801,6 +801,6 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
             report_bad_global(NULL, addr, size, flags, pc);
         return;
     }
-    ws_point(pc);
+    ws_point_at(pc);
     ws_check_access(addr, size, flags, pc);
 }
