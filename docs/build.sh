@@ -183,12 +183,23 @@ html_esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g' <<<"$1"; }
 # pictures_md LESSON SITE PRINT: the section "Pictures of the runs" for the
 # lesson's page (SITE: every picture, linked to the full-size file, each
 # captioned with what to look at in it, docs/pictures.list's LOOK and FIX)
-# and for its handout and the workbook (PRINT: the first demonstration's
-# legacy.cu under its, drawn short for A4, with the same LOOK). Nothing if
-# docs/pictures.list has no line for the lesson.
+# and for its handout and the workbook (PRINT: one demonstration's legacy.cu
+# under its, drawn short for A4, with the same LOOK: the first whose short
+# picture marks a race, or the first). Nothing if docs/pictures.list has no
+# line for the lesson.
 pictures_md() {
     local lesson=$1 site=$2 print=$3 l name args title steps look fix n=0 cmd
-    local how_legacy how_sync
+    local how_legacy how_sync shown='' total
+    total=$(grep -c "^$lesson |" "$docs/pictures.list")
+    while IFS='|' read -r l name _ || [ -n "$l" ]; do
+        l=$(trim "$l") name=$(trim "$name")
+        [ "$l" = "$lesson" ] || continue
+        [ -n "$shown" ] || shown=$name
+        if grep -q 'race 1 on' "$out/pictures/$l-$name.print.svg" 2>/dev/null; then
+            shown=$name
+            break
+        fi
+    done < <(grep -v '^#' "$docs/pictures.list")
     how_legacy="Left, warpsim's lockstep model: the warp as pre-Volta GPUs ran it. Right, its"
     how_legacy="$how_legacy (independent thread scheduling): the same run with lanes apart, as Volta and later may run it."
     how_legacy="$how_legacy Time goes down, one column per lane; races are circled crosses at both accesses, listed under the run."
@@ -230,13 +241,13 @@ pictures_md() {
             echo "Draw it: \`$cmd\` (the fix: \`build/emu/sync\` and \`--model its\`)."
             echo
         } >>"$site"
-        if [ "$n" -eq 1 ]; then
+        if [ "$name" = "$shown" ]; then
             {
                 echo "### ${title#Lesson [0-9][0-9]: }"
                 echo
                 echo '```{=html}'
                 echo "<figure class=\"trace print\"><img src=\"pictures/$l-$name.print.svg\" alt=\"warpsim picture: legacy.cu under its\">"
-                echo "<figcaption>The first demonstration, drawn by warpsim from a real run (<code>make docs</code> draws them all; the lesson's page on the site shows every one, lockstep beside its, and the fix): legacy.cu under its, a column per lane, time going down; grey bands are rows left out. <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") Draw it: <code>$(html_esc "$cmd")</code>.</figcaption></figure>"
+                echo "<figcaption>warpsim draws this lesson's demonstrations from real runs (<code>make docs</code>; the lesson's page on the site shows all $total, lockstep beside its, and the fix). Here legacy.cu under its, a column per lane, time going down; grey bands are rows left out. <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") Draw it: <code>$(html_esc "$cmd")</code>.</figcaption></figure>"
                 echo '```'
                 echo
             } >>"$print"
