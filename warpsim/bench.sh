@@ -115,7 +115,10 @@ one() {
         printf '%s\n' "$out" | tail -n 3 >&2
         return 1
     }
-    stats=$(grep '^warpsim: stats:' <<<"$out")
+    stats=$(grep '^warpsim: stats:' <<<"$out") || {
+        echo "bench.sh: $1 printed no 'warpsim: stats:' line under $2" >&2
+        return 1
+    }
     printf '%s %s %s\n' \
         "$(sed -n 's/.*: \([0-9.]*\) M accesses\/s$/\1/p' <<<"$stats")" \
         "$(sed -n 's/.* \([0-9]*\) memory accesses.*/\1/p' <<<"$stats")" \
