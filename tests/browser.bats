@@ -10,13 +10,8 @@ setup_file() {
         export BROWSER_MISSING=1
         return 0
     fi
-    # build the site unless a build newer than every source of it is there
-    local built=$REPO/docs/_build/search-index.js stale=yes
-    if [ -f "$built" ]; then
-        stale=$(find "$REPO/docs" "$REPO/lessons" \( -path "$REPO/docs/_build" -o -name build \) \
-                     -prune -o -type f -newer "$built" -print -quit)
-    fi
-    [ -z "$stale" ] || make -s --no-print-directory -C "$REPO" docs >/dev/null
+    # the site, unless a build newer than every source of it is there
+    build_docs
     write_checker "$BATS_FILE_TMPDIR/browser.py"
 }
 

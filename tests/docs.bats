@@ -3,8 +3,7 @@
 
 setup_file() {
     load helper
-    "$REPO/scripts/need-tools.sh" docs >/dev/null
-    make -s --no-print-directory -C "$REPO" docs >/dev/null
+    build_docs
 }
 
 setup() {

@@ -44,6 +44,25 @@ copy_repo() {
     (cd "$REPO" && tar --exclude=build --exclude=.git --exclude=_build -cf - .) | tar -xf - -C "$1"
 }
 
+# build_docs: `make docs`, unless a build newer than every source of the
+# site is there; one build at a time across test files running side by
+# side (flock), so that one never reads a site another is writing.
+# Status 1 when the docs tools are missing and cannot be installed.
+build_docs() {
+    "$REPO/scripts/need-tools.sh" docs >/dev/null || return 1
+    (
+        flock 9
+        local built=$REPO/docs/_build/search-index.js stale=yes
+        if [ -f "$built" ]; then
+            stale=$(find "$REPO/docs" "$REPO/lessons" "$REPO/include" "$REPO/warpsim/src" \
+                         "$REPO/warpsim/include" "$REPO/scripts" \
+                         \( -path "$REPO/docs/_build" -o -name build \) -prune \
+                         -o -type f -newer "$built" -print -quit)
+        fi
+        [ -z "$stale" ] || make -s --no-print-directory -C "$REPO" docs >/dev/null
+    ) 9>"$BATS_RUN_TMPDIR/docs.lock"
+}
+
 # lesson_sandbox DIR NAME...: a tree in DIR whose lessons/NAME are copies of
 # the lessons (no build outputs) and whose include, mk, scripts and warpsim
 # are links to the working tree's: builds and checks there touch nothing
