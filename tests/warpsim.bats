@@ -346,8 +346,21 @@ PY
     [ "$(stat -c %s "$svg")" -lt 20000 ]
 }
 
+@test "--trace-height bounds the rows of a long run, leaving rows out as grey bands" {
+    local svg=$BATS_TEST_TMPDIR/tall.svg
+    run "$W" --trace "$svg" --trace-height 160 --model its "$T/bench" -n 4 -r 8
+    assert_success
+    grep -qE '; [0-9]+ of [0-9]+ rows drawn \(grey: ' "$svg" || fail "no rows left out in $svg"
+    # 160 px of rows: a few rows of 13 px, not hundreds
+    [ "$(grep -oE '; [0-9]+ of' "$svg" | grep -oE '[0-9]+')" -le 13 ]
+    WARPSIM_TRACE_HEIGHT=abc run --separate-stderr "$T/detect" -k 1
+    assert_failure 2
+    assert_equal "$stderr" "warpsim: WARPSIM_TRACE_HEIGHT=abc: the rows' height must be from 160 to 1400 px"
+}
+
 @test "bad trace settings are one line and exit 2" {
     for args in "--trace x.png" "--trace-warp 32" "--trace-steps 5" "--trace-block x" \
+                "--trace-height 100" "--trace-height 1401" "--trace-height x" \
                 "--trace-models lockstep,moon --trace t.svg" "--trace-models its"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$W" $args "$T/detect" -k 1

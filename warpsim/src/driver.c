@@ -5,7 +5,8 @@
  *   warpsim [--model M] [--order O] [--seed S] [--error-exitcode N]
  *           [--memory SIZE] [--spin-limit N] [--step-limit N] [--verbose]
  *           [--stats] [--trace FILE.svg [--trace-models M,M]] [--trace-launch N]
- *           [--trace-block N] [--trace-warp N] [--trace-steps N] [--] PROGRAM [ARGS...]
+ *           [--trace-block N] [--trace-warp N] [--trace-steps N] [--trace-height N]
+ *           [--] PROGRAM [ARGS...]
  *
  * It checks the options against the settings table (settings.c, which it is
  * linked with), sets the WARPSIM_* variables that libwarpsim reads and execs

@@ -32,7 +32,7 @@
 
 ws_settings ws_cfg = {
     WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (uint64_t)1 << 20, (size_t)1 << 30, 0, 0,
-    NULL, 1, 0, 0, 400
+    NULL, 1, 0, 0, 400, 0
 };
 cudaError_t ws_last_error = cudaSuccess;
 
@@ -65,6 +65,7 @@ static void read_settings(void)
         case WS_SET_TRACE_BLOCK: ws_cfg.trace_block = n; break;
         case WS_SET_TRACE_WARP: ws_cfg.trace_warp = (int)n; break;
         case WS_SET_TRACE_STEPS: ws_cfg.trace_steps = (int)n; break;
+        case WS_SET_TRACE_HEIGHT: ws_cfg.trace_height = (int)n; break;
         default: ws_cfg.stats = (int)n; break;
         }
     }

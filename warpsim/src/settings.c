@@ -52,6 +52,9 @@ const ws_setting ws_settings_table[WS_NSETTINGS] = {
                             0, 31, 0, "the warp must be a number from 0 to 31" },
     [WS_SET_TRACE_STEPS] = { "WARPSIM_TRACE_STEPS", "--trace-steps", NULL, WS_T_COUNT,
                              NULL, 16, 20000, 1, "the steps drawn must be from 16 to 20000" },
+    [WS_SET_TRACE_HEIGHT] = { "WARPSIM_TRACE_HEIGHT", "--trace-height", NULL, WS_T_COUNT,
+                              NULL, 160, 1400, 0,
+                              "the rows' height must be from 160 to 1400 px" },
 };
 
 /* Parses an unsigned number with an optional K, M or G suffix (binary) when

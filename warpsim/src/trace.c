@@ -233,22 +233,15 @@ void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
 #define TOP 64
 #define MAXH 1400                 /* the rows' height at most: the rest left out */
 
-/* The rows' height at most: WARPSIM_TRACE_HEIGHT px (160 to MAXH) if set,
- * else MAXH at the default 400 lane steps and less for fewer steps (3.5 px
- * a step, at least 160), so that a short recording makes a short picture.
- * A bad WARPSIM_TRACE_HEIGHT is said once on stderr and not used. */
+/* The rows' height at most: --trace-height (WARPSIM_TRACE_HEIGHT, 160 to
+ * MAXH px, checked with the other settings) if given, else MAXH at the
+ * default 400 lane steps and less for fewer steps (3.5 px a step, at least
+ * 160), so that a short recording makes a short picture. */
 static int max_height(void)
 {
-    const char *v = getenv("WARPSIM_TRACE_HEIGHT");
     int h = (int)(ws_cfg.trace_steps * 7 / 2);
-    if (v && *v) {
-        char *end;
-        long n = strtol(v, &end, 10);
-        if (!*end && n >= 160 && n <= MAXH)
-            return (int)n;
-        fprintf(stderr, "warpsim: WARPSIM_TRACE_HEIGHT=%s: the rows' height must be from 160 "
-                "to %d px; not used\n", v, MAXH);
-    }
+    if (ws_cfg.trace_height)
+        return ws_cfg.trace_height;
     return h < 160 ? 160 : h > MAXH ? MAXH : h;
 }
 

@@ -49,6 +49,7 @@ typedef struct ws_settings {
     const char *trace;            /* the picture's file, or NULL */
     uint64_t trace_launch, trace_block;   /* which launch (from 1) and block */
     int trace_warp, trace_steps;  /* which warp; how many lane steps are drawn */
+    int trace_height;             /* the rows' height at most in px; 0: from the steps */
 } ws_settings;
 
 extern ws_settings ws_cfg;
