@@ -162,6 +162,24 @@ static uint64_t rng(void)
     return x * 0x2545f4914f6cdd1dULL;
 }
 
+/* x % d without a division (Lemire, Kaser and Kurz, "Faster remainder by
+ * direct computation", 2019: exact for every 64-bit x and divisor d, with
+ * m = 2^128 / d rounded up, modulo 2^128). random_point's divisor rarely
+ * changes, so m is kept for the last one. */
+static uint64_t mod_d = 1;
+static __uint128_t mod_m;
+
+static inline uint64_t mod_fast(uint64_t x, uint64_t d)
+{
+    __uint128_t low;
+    if (__builtin_expect(d != mod_d, 0)) {
+        mod_d = d;
+        mod_m = ~(__uint128_t)0 / d + 1;
+    }
+    low = mod_m * x;
+    return (uint64_t)(((low >> 64) * d + (((low & UINT64_MAX) * (__uint128_t)d) >> 64)) >> 64);
+}
+
 /* Marks a lane ready or not in its warp's ready mask. */
 static void set_state(ws_lane *l, int state)
 {
@@ -267,6 +285,13 @@ static inline void prefetch_lane(const ws_lane *l)
     __builtin_prefetch((const char *)l + 128, 1);
 }
 
+/* Asks for the top of a lane's stack, which the switch to it pops (more
+ * lines than this one measured no faster). */
+static inline void prefetch_stack(const ws_lane *l)
+{
+    __builtin_prefetch(l->ctx.sp);
+}
+
 /* The lane to run next, or NULL when control goes back to the scheduler. */
 static inline ws_lane *next_lane(void)
 {
@@ -279,6 +304,7 @@ static inline ws_lane *next_lane(void)
                 n->sleep = 0;
                 if (step_left)      /* the lane after it, while it runs */
                     prefetch_lane(&ws.lanes[step_base + __builtin_ctz(step_left)]);
+                prefetch_stack(n);
                 return n;
             }
         }
@@ -359,7 +385,7 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
     /* (a lane's clock does not change while it waits in the heap: the
      * entry's copy is the lane's clock) */
     for (tries = 0; tries < 8 && !c; tries++) {
-        uint64_t i = rng() % (uint64_t)(heap_n + 1);
+        uint64_t i = mod_fast(rng(), (uint64_t)(heap_n + 1));
         if (i == (uint64_t)heap_n) {
             c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
         } else if (heap[i].clock <= lo + WS_RANDOM_WINDOW) {
@@ -377,6 +403,7 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
     }
     if (c != l) {
         prefetch_lane(c);           /* while the heap is updated */
+        prefetch_stack(c);
         heap_remove_at(ci);
         ws.next = c;
         ws_yield();
@@ -547,7 +574,11 @@ static void start_block(void)
         l->vc[l->lane] = 1;
         if (!stacks[t])
             stacks[t] = ws_stack_alloc(stack_size);
-        ws_ctx_prepare(&l->ctx, stacks[t], stack_size, lane_entry);
+        /* Each stack's top sits at its own offset within a page (stacks
+         * are whole pages apart): the frames that a switch back to the
+         * lane touches land in different cache sets for different lanes
+         * instead of all in the same few. */
+        ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
         set_state(l, WS_READY);
         if (ws_cfg.model != WS_LOCKSTEP)
             heap_push(l);

@@ -42,6 +42,7 @@
 #define CHUNK_SHIFT 16
 #define PAGE_SHIFT 12
 #define ARENA_SLACK ((size_t)256 << 20)
+#define CHUNK_GRANS ((size_t)1 << (CHUNK_SHIFT - 2))
 
 typedef struct rec {
     uint32_t stamp;               /* launch (global) or block run (shared); 0 none */
@@ -52,16 +53,21 @@ typedef struct rec {
     uint8_t bytes;                /* which bytes of the granule it touched */
 } rec;
 
-/* The last plain write, the last atomics of up to two threads, and up to
- * WS_NREADS plain reads since the write. Atomics never replace or clear the
- * plain records: a plain access conflicts with atomics of other threads
- * whatever order they ran in. */
+/* The last plain write and up to WS_NREADS plain reads since, with the
+ * stamp of the granule's last atomic: two cache lines, which are all that
+ * a plain access's short path touches. The atomics of up to two threads
+ * live apart (agran), in a parallel array. Atomics never replace or clear
+ * the plain records: a plain access conflicts with atomics of other
+ * threads whatever order they ran in. */
 typedef struct gran {
-    uint32_t astamp;              /* the stamp of the last atomic: a[]'s newest */
+    uint32_t astamp;              /* the stamp of the last atomic: the agran's newest */
     rec w;
     rec r[WS_NREADS];
-    rec a[2];                     /* last: a plain access reads only astamp */
-} gran;
+} __attribute__((aligned(64))) gran;
+
+typedef struct agran {
+    rec a[2];
+} agran;
 
 typedef struct alloc {
     uintptr_t start;
@@ -89,11 +95,19 @@ extern char ws_shared_head[256] __attribute__((weak));     /* shared_head.c */
 extern char shared_stop[] WS_SHARED_STOP __attribute__((weak));
 
 static gran *sh_shadow;
-static gran **chunks;
+static agran *sh_atoms;           /* sh_shadow's atomics, granule by granule */
+static gran **chunks;             /* each: CHUNK_GRANS grans, then their agrans */
 static uint32_t *page_alloc;      /* allocation number + 1 for each arena page */
 static alloc *allocs;
 static int nallocs, cap_allocs;
 static size_t arena_size, bump, live_bytes;
+
+/* Zeroed memory that starts a page (pages nobody touches cost nothing). */
+static void *zalloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
 void ws_shadow_init(void)
 {
@@ -112,9 +126,10 @@ void ws_shadow_init(void)
         ws_shared_lo -= pad;
         ws_shared_len += pad;
     }
-    sh_shadow = calloc(ws_shared_len / 4 + 1, sizeof *sh_shadow);
+    sh_shadow = zalloc((ws_shared_len / 4 + 1) * sizeof *sh_shadow);
+    sh_atoms = calloc(ws_shared_len / 4 + 1, sizeof *sh_atoms);
     sh_owner = calloc(ws_shared_len + 1, sizeof *sh_owner);
-    if (!sh_shadow || !sh_owner) {
+    if (!sh_shadow || !sh_atoms || !sh_owner) {
         fprintf(stderr, "warpsim: out of host memory\n");
         exit(2);
     }
@@ -549,7 +564,7 @@ static gran *global_gran(uintptr_t off)
 {
     gran **c = &chunks[off >> CHUNK_SHIFT];
     if (__builtin_expect(!*c, 0)) {
-        *c = calloc((size_t)1 << (CHUNK_SHIFT - 2), sizeof(gran));
+        *c = zalloc(CHUNK_GRANS * (sizeof(gran) + sizeof(agran)));
         if (!*c) {
             fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
             exit(2);
@@ -558,14 +573,21 @@ static gran *global_gran(uintptr_t off)
     return &(*c)[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
 }
 
+/* The atomics of the granule at off (global_gran made its chunk). */
+static inline agran *global_atoms(uintptr_t off)
+{
+    return (agran *)(chunks[off >> CHUNK_SHIFT] + CHUNK_GRANS) +
+           ((off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2);
+}
+
 /*
  * Checks the access cur (its bytes of granule s) against s's records and
  * reports the first race or uninitialized read, unless `quiet` (one report
  * per access is enough); then records it. Returns 1 when it reported.
  */
 static inline __attribute__((always_inline)) int
-check_gran(gran *s, const rec *cur, int flags, const view *me, int quiet, int shared,
-           uintptr_t addr, size_t size, uintptr_t pc)
+check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int quiet,
+           int shared, uintptr_t addr, size_t size, uintptr_t pc)
 {
     int i, reported = 0;
     if (!quiet) {
@@ -573,8 +595,8 @@ check_gran(gran *s, const rec *cur, int flags, const view *me, int quiet, int sh
         if (races(&s->w, cur, flags, me))
             hit = &s->w;
         for (i = 0; i < 2 && !hit; i++)
-            if (races(&s->a[i], cur, flags, me))
-                hit = &s->a[i];
+            if (races(&at->a[i], cur, flags, me))
+                hit = &at->a[i];
         for (i = 0; i < WS_NREADS && !hit && (flags & WS_ACC_WRITE); i++)
             if (races(&s->r[i], cur, flags, me))
                 hit = &s->r[i];
@@ -583,20 +605,20 @@ check_gran(gran *s, const rec *cur, int flags, const view *me, int quiet, int sh
                 report_race(hit, cur, addr, size, shared);
             reported = 1;
         } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur->stamp &&
-                   s->a[0].stamp != cur->stamp && s->a[1].stamp != cur->stamp) {
+                   at->a[0].stamp != cur->stamp && at->a[1].stamp != cur->stamp) {
             report_uninit(me->l, addr, size, pc);
             reported = 1;
         }
     }
     if (flags & WS_ACC_ATOMIC) {
         int k;                      /* keep the atomics of two threads */
-        if (s->a[0].stamp != cur->stamp || s->a[0].tid == cur->tid)
+        if (at->a[0].stamp != cur->stamp || at->a[0].tid == cur->tid)
             k = 0;
-        else if (s->a[1].stamp != cur->stamp || s->a[1].tid == cur->tid)
+        else if (at->a[1].stamp != cur->stamp || at->a[1].tid == cur->tid)
             k = 1;
         else
             k = cur->tid & 1;
-        s->a[k] = *cur;
+        at->a[k] = *cur;
         s->astamp = cur->stamp;
     } else if (!(flags & WS_ACC_WRITE)) {
         int slot = -1;
@@ -646,7 +668,7 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
     int tid = l->tid, i, o[WS_NREADS];
     rec *w = &s->w;
     const rec *hit = NULL;
-    if (s->astamp == stamp)         /* (stamps only grow: then no a[] has it) */
+    if (s->astamp == stamp)         /* (stamps only grow: then no agran has it) */
         return 0;
     if (w->stamp == stamp) {
         if ((w->bytes & bytes) && conflict(w, flags)) {
@@ -738,14 +760,16 @@ static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, ui
     for (g = off & ~(uintptr_t)3; g < end; g += 4) {
         uintptr_t lo = off > g ? off : g, hi = end < g + 4 ? end : g + 4;
         cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
-        reported |= check_gran(shared ? &sh_shadow[g >> 2] : global_gran(g), &cur, flags, &me,
-                               reported, shared, addr, size, pc);
+        gran *s = shared ? &sh_shadow[g >> 2] : global_gran(g);
+        agran *at = shared ? &sh_atoms[g >> 2] : global_atoms(g);
+        reported |= check_gran(s, at, &cur, flags, &me, reported, shared, addr, size, pc);
     }
 }
 
 /* Checks and records one access by the running lane (after its scheduling
  * point, right before the access happens). */
-void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+static inline __attribute__((always_inline)) void
+check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     ws_lane *l = ws.cur;
     int shared = addr - ws_shared_lo < ws_shared_len;
@@ -792,6 +816,11 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     check_general(l, addr, size, flags, pc, shared, off, end, stamp);
 }
 
+void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    check_access(addr, size, flags, pc);
+}
+
 /* A hook's access: host code touching device memory is an error; a lane's
  * access is a scheduling point, then checked. */
 void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
@@ -802,5 +831,5 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
         return;
     }
     ws_point_at(pc);
-    ws_check_access(addr, size, flags, pc);
+    check_access(addr, size, flags, pc);
 }

@@ -142,10 +142,12 @@ typedef struct ws_warp {
     int base, n;                  /* first thread, lanes that exist */
     unsigned gone;                /* exited or never existing lanes */
     unsigned ready;               /* lanes in state WS_READY */
-    unsigned waiting;             /* lanes in state WS_WAIT_WARP */
     uintptr_t last_site;          /* the last arrival's call, kind and mask: */
     int last_kind;                /* check_masks skips arrivals like it */
     unsigned last_mask;
+    unsigned waiting;             /* lanes in state WS_WAIT_WARP (not beside
+                                     ready: set_state's two updates stay two
+                                     stores, which a later load can forward) */
     uint64_t clock;               /* lockstep */
     unsigned step_mask;           /* lockstep: the lanes of the current step */
 } ws_warp;
@@ -306,28 +308,34 @@ static inline void ws_point_at(uintptr_t pc)
     if (__builtin_expect(l->warp == ws.trace_warp, 0))
         ws_trace_point(l, pc);
     ws.steps++;
+    /* (Each branch stores what it decides and reads back nothing it has
+     * just stored: a load of a field that a wider store has just written
+     * stalls the processor.) */
     if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
         l->spin_epoch = ws.progress_step;
-        l->spin_steps = 0;
+        l->spin_steps = 1;
         l->spin_lo = l->spin_hi = pc;
+    } else if (++l->spin_steps == 64) { /* from here on, the loop it is in */
+        l->spin_lo = l->spin_hi = pc;
+    } else {
+        if (pc < l->spin_lo)
+            l->spin_lo = pc;
+        if (pc > l->spin_hi)
+            l->spin_hi = pc;
     }
-    if (++l->spin_steps == 64)          /* from here on, the loop it is in */
-        l->spin_lo = l->spin_hi = pc;
-    if (pc < l->spin_lo)
-        l->spin_lo = pc;
-    if (pc > l->spin_hi)
-        l->spin_hi = pc;
     if (__builtin_expect(++ws.idle_steps > ws_cfg.spin_limit, 0))
         ws_hang(WS_HANG_SPIN);
     /* Livelock: steps taken while the block keeps making progress (a lane
      * that only polls is the spin limit's business). */
     if (ws.idle_steps < 4096) {
-        if ((++l->steps & 4095) == 0)   /* the loop it is in */
+        if ((++l->steps & 4095) == 0) { /* the loop it is in */
             l->loop_lo = l->loop_hi = pc;
-        if (pc < l->loop_lo)
-            l->loop_lo = pc;
-        if (pc > l->loop_hi)
-            l->loop_hi = pc;
+        } else {
+            if (pc < l->loop_lo)
+                l->loop_lo = pc;
+            if (pc > l->loop_hi)
+                l->loop_hi = pc;
+        }
         if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
             ws_hang(WS_HANG_LIVELOCK);
     }
