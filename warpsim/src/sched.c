@@ -162,24 +162,6 @@ static uint64_t rng(void)
     return x * 0x2545f4914f6cdd1dULL;
 }
 
-/* x % d without a division (Lemire, Kaser and Kurz, "Faster remainder by
- * direct computation", 2019: exact for every 64-bit x and divisor d, with
- * m = 2^128 / d rounded up, modulo 2^128). random_point's divisor rarely
- * changes, so m is kept for the last one. */
-static uint64_t mod_d = 1;
-static __uint128_t mod_m;
-
-static inline uint64_t mod_fast(uint64_t x, uint64_t d)
-{
-    __uint128_t low;
-    if (__builtin_expect(d != mod_d, 0)) {
-        mod_d = d;
-        mod_m = ~(__uint128_t)0 / d + 1;
-    }
-    low = mod_m * x;
-    return (uint64_t)(((low >> 64) * d + (((low & UINT64_MAX) * (__uint128_t)d) >> 64)) >> 64);
-}
-
 /* Marks a lane ready or not in its warp's ready mask. */
 static void set_state(ws_lane *l, int state)
 {
@@ -385,7 +367,7 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
     /* (a lane's clock does not change while it waits in the heap: the
      * entry's copy is the lane's clock) */
     for (tries = 0; tries < 8 && !c; tries++) {
-        uint64_t i = mod_fast(rng(), (uint64_t)(heap_n + 1));
+        uint64_t i = rng() % (uint64_t)(heap_n + 1);
         if (i == (uint64_t)heap_n) {
             c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
         } else if (heap[i].clock <= lo + WS_RANDOM_WINDOW) {
