@@ -556,11 +556,7 @@ static void start_block(void)
         l->vc[l->lane] = 1;
         if (!stacks[t])
             stacks[t] = ws_stack_alloc(stack_size);
-        /* Each stack's top sits at its own offset within a page (stacks
-         * are whole pages apart): the frames that a switch back to the
-         * lane touches land in different cache sets for different lanes
-         * instead of all in the same few. */
-        ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
+        ws_ctx_prepare(&l->ctx, stacks[t], stack_size, lane_entry);
         set_state(l, WS_READY);
         if (ws_cfg.model != WS_LOCKSTEP)
             heap_push(l);
