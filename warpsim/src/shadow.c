@@ -474,8 +474,8 @@ __attribute__((noinline, cold)) static void report_bad_shared(const ws_lane *l, 
 
 /* Whether a shared access at off (size bytes) stays inside one variable,
  * and the one its site uses; reports it when not. */
-static int shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags,
-                            uintptr_t pc)
+static inline __attribute__((always_inline)) int
+shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintptr_t pc)
 {
     unsigned v0, v1;
     uintptr_t caller = l->depth > 0 && l->depth <= WS_MAX_FRAMES ? l->frames[l->depth - 1] : 0;
