@@ -10,8 +10,8 @@
 #              program)
 # and prints one line per lesson and toolkit; the whole report also goes to
 # docs/results/compat.txt (OUT=file to write elsewhere). Exit status 0 when
-# every build succeeded and holds the code asked for, 1 otherwise, 2 when a
-# toolkit is missing.
+# every build succeeded with no warning and holds the code asked for, 1
+# otherwise (a warning fails the build's line), 2 when a toolkit is missing.
 #
 # CUDA11=/path/to/nvcc and CUDA13=/path/to/nvcc choose the toolkits
 # (default: Debian's CUDA 11.8, from scripts/get-cuda-11.8.sh, and nvcc in
@@ -91,6 +91,9 @@ build() {
         if [ ${#progs[@]} -eq 0 ]; then
             lines+=("$(printf '%-22s CUDA %-5s %-26s FAILED: nothing built' "$name" "$version" "$label")")
             status=1
+        elif grep -qi 'warning' "$log"; then
+            lines+=("$(printf '%-22s CUDA %-5s %-26s FAILED: %s' "$name" "$version" "$label" "$(grep -m 1 -i 'warning' "$log")")")
+            status=1
         elif [ -n "$bad" ]; then
             lines+=("$(printf '%-22s CUDA %-5s %-26s FAILED: wrong code in%s' "$name" "$version" "$label" "$bad")")
             status=1
@@ -124,8 +127,9 @@ done
     echo "# commit: ${COMMIT:-$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "# CUDA 11.8 builds the programs make pascal builds, as sm_60 SASS and compute_60 PTX;"
     echo "# CUDA 13 builds every program for every major architecture (-arch=all-major)."
-    echo "# Each line: lesson, toolkit, target, ok and build time, the programs, each"
-    echo "# checked with the toolkit's cuobjdump to hold the SASS and PTX asked for."
+    echo "# Each line: lesson, toolkit, target, ok (built with no warning) and build"
+    echo "# time, the programs, each checked with the toolkit's cuobjdump to hold the"
+    echo "# SASS and PTX asked for."
     echo
     printf '%s\n' "${lines[@]}"
     echo

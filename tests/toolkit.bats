@@ -428,6 +428,39 @@ sources_state() {
     assert_equal "${stderr_lines[0]}" "compat.sh: CUDA 13 not found (nvcc in PATH is 12.4); give CUDA13=/path/to/nvcc"
 }
 
+# compiling_nvcc VERSION [WARNING]: an nvcc of VERSION that "builds": it
+# writes an executable at -o, and prints WARNING on stderr when given.
+compiling_nvcc() {
+    local f=$BATS_TEST_TMPDIR/nvcc-$1/nvcc
+    mkdir -p "${f%/*}"
+    {
+        echo '#!/usr/bin/env bash'
+        echo 'case "$1" in'
+        echo "--version) echo 'Cuda compilation tools, release $1, V$1.99'; exit 0 ;;"
+        echo "--list-gpu-arch) printf 'compute_%s\\n' 60 70 75 80 90 100 120; exit 0 ;;"
+        echo 'esac'
+        [ -z "${2:-}" ] || printf 'echo %q >&2\n' "$2"
+        echo 'while [ $# -gt 0 ]; do'
+        echo '    if [ "$1" = -o ]; then printf "#!/bin/sh\\n" >"$2"; chmod +x "$2"; fi'
+        echo '    shift'
+        echo 'done'
+    } >"$f"
+    chmod +x "$f"
+    echo "$f"
+}
+
+@test "compat.sh fails a build that prints a warning, with the warning in its line" {
+    local n11 n13
+    fake_gcc "gcc (Debian 11.3.0-1) 11.3.0"
+    n11=$(compiling_nvcc 11.8)
+    n13=$(compiling_nvcc 13.0 'sync.cu(12): warning #177-D: variable "x" was declared but never referenced')
+    run env CUDA11="$n11" CUDA13="$n13" OUT="$BATS_TEST_TMPDIR/compat.txt" "$R/scripts/compat.sh" "$L1"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^01-shfl-reduction +CUDA 11\.8 +sm_60 \+ compute_60 PTX +ok '
+    assert_line --regexp '^01-shfl-reduction +CUDA 13\.0 +every major architecture +FAILED: sync\.cu\(12\): warning #177-D'
+}
+
 @test "make compat builds a lesson with CUDA 11.8 and CUDA 13 and records a line for each" {
     have_old_nvcc || skip "CUDA 11.8 not installed in $OLD_NVCC (scripts/get-cuda-11.8.sh)"
     [[ $(nvcc --version 2>/dev/null) == *"release 13."* ]] || skip "no CUDA 13 nvcc in PATH"
