@@ -16,13 +16,14 @@ need_gpu() { have_gpu || skip "no GPU here (nvidia-smi lists none)"; }
 # one_sm: "SM=90" where no GPU answers, so that the lesson test files build
 # for one architecture (with a GPU, make builds for that GPU's alone). The
 # build for every major architecture, what `make` does with no GPU, is
-# tested once for all lessons in tests/toolkit.bats.
+# make compat's (every lesson, every program, no warning); tests/toolkit.bats
+# checks its commands for every lesson and builds one program that way.
 one_sm() { have_gpu || echo SM=90; }
 
 # build_lesson NAME: builds the warpsim programs of lessons/NAME and its
-# build/verify; where nvcc is, also lessons/NAME on its own, once per test file, in
-# a clean copy of the working tree (no build outputs): make with no target,
-# for one architecture where no GPU answers (see one_sm). Its output and
+# build/verify; where nvcc is, also lessons/NAME on its own, once per test
+# file, in a clean copy of the working tree (no build outputs): make with no
+# target, for one architecture where no GPU answers (see one_sm). Its output and
 # exit status are kept for assert_builds_alone; G is the lesson folder in
 # the copy, where the tests find the GPU programs (build/sync, ...). The
 # programs built for warpsim stay in the working tree, where make check and
