@@ -128,16 +128,8 @@ static void heap_remove_at(int i)
 static void heap_remove(ws_lane *l)
 {
     int i = hpos[l->tid];
-    if (i < 0)
-        return;
-    hpos[l->tid] = -1;
-    if (--heap_n == i)
-        return;
-    heap_set(i, heap[heap_n]);          /* the last entry fills the hole */
-    if (i > 0 && earlier(&heap[i], &heap[(i - 1) / 2]))
-        sift_up(i);
-    else
-        sift_down(i);
+    if (i >= 0)
+        heap_remove_at(i);
 }
 
 static ws_lane *heap_pop(void)

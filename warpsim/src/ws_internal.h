@@ -297,6 +297,15 @@ void ws_report_close(void);
 
 void ws_point_model(ws_lane *l);              /* sched.c: lockstep and random */
 
+/* Widens the range [*lo, *hi] of pcs to hold pc. */
+static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
+{
+    if (pc < *lo)
+        *lo = pc;
+    if (pc > *hi)
+        *hi = pc;
+}
+
 /* A scheduling point at pc (in the lesson's code): the lane's position
  * moves there, the hang and livelock bounds count it, and the model may
  * switch to another lane. */
@@ -318,10 +327,7 @@ static inline void ws_point_at(uintptr_t pc)
     } else if (++l->spin_steps == 64) { /* from here on, the loop it is in */
         l->spin_lo = l->spin_hi = pc;
     } else {
-        if (pc < l->spin_lo)
-            l->spin_lo = pc;
-        if (pc > l->spin_hi)
-            l->spin_hi = pc;
+        ws_widen(&l->spin_lo, &l->spin_hi, pc);
     }
     if (__builtin_expect(++ws.idle_steps > ws_cfg.spin_limit, 0))
         ws_hang(WS_HANG_SPIN);
@@ -331,10 +337,7 @@ static inline void ws_point_at(uintptr_t pc)
         if ((++l->steps & 4095) == 0) { /* the loop it is in */
             l->loop_lo = l->loop_hi = pc;
         } else {
-            if (pc < l->loop_lo)
-                l->loop_lo = pc;
-            if (pc > l->loop_hi)
-                l->loop_hi = pc;
+            ws_widen(&l->loop_lo, &l->loop_hi, pc);
         }
         if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
             ws_hang(WS_HANG_LIVELOCK);
