@@ -22,8 +22,11 @@
  *              the cost of the block scan itself. lesson: sync.cu's
  *              block_scan; cub-raking, cub-warpscans: cub::BlockScan's
  *              InclusiveSum with BLOCK_SCAN_RAKING (its default) and
- *              BLOCK_SCAN_WARP_SCANS. The temporary storage of both is
+ *              BLOCK_SCAN_WARP_SCANS. The temporary storage of all is
  *              double-buffered, so no extra barrier separates the scans.
+ *              redux: the lesson's block_scan with the warps' totals
+ *              summed by one __reduce_add_sync instead of a second warp
+ *              scan (block_scan_redux below; not in the lesson).
  *   tile-*     each block loads a tile of threads x items ints (16-byte
  *              loads, items consecutive ints per thread), scans each thread's
  *              items, block-scans the threads' totals, and stores the tile's
@@ -31,17 +34,23 @@
  * table "device", one inclusive scan of all n:
  *   cub              cub::DeviceScan::InclusiveSum (single pass, decoupled
  *                    look-back), its temporary storage allocated once
- *   reduce-then-scan the lesson's three passes: tile sums; one block scans
- *                    the tile sums; each tile scanned again with its prefix
- *                    (reads the input twice: 12 bytes moved per int)
+ *   reduce-then-scan the lesson's three passes: tile sums (the tiles taken
+ *                    last to first); one block scans the tile sums; each
+ *                    tile scanned again with its prefix (reads the input
+ *                    twice: 12 bytes moved per int)
  *   lookback         the lesson's single pass: tiles in the order of an
  *                    atomic ticket; each tile publishes its sum, then looks
  *                    back over its predecessors' published values with one
- *                    warp until one of them holds an inclusive prefix
- *                    (Merrill and Garland's decoupled look-back); 8 bytes
- *                    moved per int, as CUB
+ *                    warp, 32 tiles at a time, until one of them holds an
+ *                    inclusive prefix (Merrill and Garland's decoupled
+ *                    look-back); 8 bytes moved per int, as CUB
  *   memcpy           cudaMemcpy of the 4n bytes, device to device: what
  *                    reading and writing each int once costs here
+ * Both of the lesson's device scans hold a tile in "warp rows" (struct
+ * warp_rows): each warp owns a contiguous part of the tile and reads it
+ * with 16-byte loads that cover 512 contiguous bytes each, all issued
+ * before the first is used; each row is scanned with sync.cu's warp_scan,
+ * and the warps' totals go through sync.cu's warps_before (one barrier).
  * GB/s counts 8 bytes per int (one read, one write), for every method.
  *
  * Output: CSV on stdout, one header line, then rows
@@ -50,8 +59,9 @@
  * ratio_cub is the CUB time over this time (above 1: faster than CUB): in
  * the block table against the faster of the two cub::BlockScan algorithms
  * of the same kind, in the device table against DeviceScan. setting is
- * "default" or "sweep" (the sweep over threads and items at the size
- * nearest 2^28). Datasheet DRAM bandwidth from the GPU's name: H200
+ * "default" or "sweep": the block table sweeps threads and items at the
+ * size nearest 2^28, the device table at every size (-S 0: the default
+ * setting only). Datasheet DRAM bandwidth from the GPU's name: H200
  * 4.8 TB/s, H100 SXM 3.35 TB/s (-P sets it). Progress goes to stderr.
  * Exit status: 0 every result right, 1 one was wrong, 2 bad usage, 77 no GPU.
  */
@@ -109,8 +119,39 @@ __device__ __forceinline__ int thread_scan(int (&x)[ITEMS])
     return x[ITEMS - 1];
 }
 
+/*
+ * The lesson's block_scan with one change, measured here and not in the
+ * lesson (the "redux" rows of the repeat form): in sync.cu's warps_before
+ * each warp scans the warps' totals with five __shfl_up_sync steps and then
+ * broadcasts its entry with a sixth shuffle; here each lane reads the total
+ * of warp `lane` only if that warp comes before its own, and one
+ * __reduce_add_sync (compute capability 8.0 and later; a __shfl_xor_sync
+ * butterfly before) sums them in every lane. Same barrier, same result.
+ */
+__device__ __forceinline__ int warps_before_redux(const int *totals)
+{
+    int lane = LANE(), warp = WARP_IN_BLOCK();
+    __syncthreads();
+    int t = lane < warp ? totals[lane] : 0;
+#if __CUDA_ARCH__ >= 800
+    return (int)__reduce_add_sync(FULL_MASK, (unsigned)t);
+#else
+    for (int o = 16; o > 0; o /= 2)
+        t += __shfl_xor_sync(FULL_MASK, t, o);
+    return t;
+#endif
+}
+
+__device__ __forceinline__ int block_scan_redux(int v, int *totals)
+{
+    int x = warp_scan(v, 32);
+    if (LANE() == 31)
+        totals[WARP_IN_BLOCK()] = x;
+    return x + warps_before_redux(totals);
+}
+
 /* How each tile kernel gets the sum of the threads' totals before it. */
-enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS };
+enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS, BY_REDUX };
 
 template <int THREADS, int HOW>
 struct block_prefix {
@@ -125,6 +166,8 @@ struct block_prefix {
     {
         if (HOW == BY_LESSON)
             return block_scan(t, s.totals) - t;
+        if (HOW == BY_REDUX)
+            return block_scan_redux(t, s.totals) - t;
         int ex;
         cub_scan(s.cub).ExclusiveSum(t, ex);
         return ex;
@@ -133,6 +176,8 @@ struct block_prefix {
     {
         if (HOW == BY_LESSON)
             return block_scan(t, s.totals);
+        if (HOW == BY_REDUX)
+            return block_scan_redux(t, s.totals);
         int inc;
         cub_scan(s.cub).InclusiveSum(t, inc);
         return inc;
@@ -174,47 +219,160 @@ __global__ void __launch_bounds__(THREADS) tile_scan(const int *__restrict__ in,
     store_items<ITEMS>(out, base, n, x);
 }
 
-/* reduce-then-scan, pass 1: sums[b] is tile b's sum. */
+/* ---- the device-wide scans: a tile in warp rows ---------------------- */
+
+/* in[i..i+4) as one 16-byte load (i a multiple of 4), 0 past n. */
+__device__ __forceinline__ int4 load4(const int *__restrict__ in, long long i, long long n)
+{
+    if (i + 4 <= n)
+        return *(const int4 *)(in + i);
+    return make_int4(i < n ? in[i] : 0, i + 1 < n ? in[i + 1] : 0,
+                     i + 2 < n ? in[i + 2] : 0, i + 3 < n ? in[i + 3] : 0);
+}
+
+__device__ __forceinline__ void store4(int *out, long long i, long long n, int4 v)
+{
+    if (i + 4 <= n) {
+        *(int4 *)(out + i) = v;
+        return;
+    }
+    if (i < n) out[i] = v.x;
+    if (i + 1 < n) out[i + 1] = v.y;
+    if (i + 2 < n) out[i + 2] = v.z;
+}
+
+/*
+ * A tile of THREADS x ITEMS ints held in "warp rows": warp w owns the w-th
+ * run of 32 x ITEMS consecutive ints of the tile, as ITEMS/4 rows of 128;
+ * in row q, lane l holds ints 4l..4l+3 in one int4. Each of the warp's
+ * ITEMS/4 loads (and stores) is then one 16-byte access per lane over 512
+ * contiguous bytes, fully coalesced, and all of them are in flight before
+ * the first is used. (The block table's tile kernels give each thread
+ * ITEMS consecutive ints instead: each of their loads spans 32 x ITEMS x 4
+ * bytes and touches every sector twice.)
+ */
+template <int THREADS, int ITEMS>
+struct warp_rows {
+    enum { ROWS = ITEMS / 4 };
+    int4 x[ROWS];
+    long long first;    /* this lane's first int (row 0) */
+
+    __device__ __forceinline__ void load(const int *__restrict__ in, long long tile, long long n)
+    {
+        first = tile * (THREADS * ITEMS) + (long long)WARP_IN_BLOCK() * (32 * ITEMS) + 4 * LANE();
+        if (first + 128 * (ROWS - 1) + 4 <= n) {    /* all in range: no test per row */
+#pragma unroll
+            for (int q = 0; q < ROWS; q++)
+                x[q] = *(const int4 *)(in + first + 128 * q);
+        } else {
+#pragma unroll
+            for (int q = 0; q < ROWS; q++)
+                x[q] = load4(in, first + 128 * q, n);
+        }
+    }
+    __device__ __forceinline__ void store(int *out, long long n) const
+    {
+        if (first + 128 * (ROWS - 1) + 4 <= n) {
+#pragma unroll
+            for (int q = 0; q < ROWS; q++)
+                *(int4 *)(out + first + 128 * q) = x[q];
+        } else {
+#pragma unroll
+            for (int q = 0; q < ROWS; q++)
+                store4(out, first + 128 * q, n, x[q]);
+        }
+    }
+    /* The sum of this lane's ints. */
+    __device__ __forceinline__ int sum() const
+    {
+        int t = 0;
+#pragma unroll
+        for (int q = 0; q < ROWS; q++)
+            t += x[q].x + x[q].y + x[q].z + x[q].w;
+        return t;
+    }
+    /* The inclusive scan of the warp's 32 x ITEMS ints, in place, with the
+     * lesson's warp_scan on each row's four-int sums (the rows' scans are
+     * independent: they overlap); returns the warp's total, in every lane. */
+    __device__ __forceinline__ int scan_warp()
+    {
+        int carry = 0;
+#pragma unroll
+        for (int q = 0; q < ROWS; q++) {
+            x[q].y += x[q].x;
+            x[q].z += x[q].y;
+            x[q].w += x[q].z;
+            int inc = warp_scan(x[q].w, 32);
+            int add = carry + inc - x[q].w;
+            x[q].x += add; x[q].y += add; x[q].z += add; x[q].w += add;
+            carry += __shfl_sync(FULL_MASK, inc, 31);
+        }
+        return carry;
+    }
+    __device__ __forceinline__ void add(int a)
+    {
+#pragma unroll
+        for (int q = 0; q < ROWS; q++) {
+            x[q].x += a; x[q].y += a; x[q].z += a; x[q].w += a;
+        }
+    }
+};
+
+/* The inclusive scan of a tile held in warp rows, in place: each warp
+ * scans its rows, lane 31 publishes the warp's total, and sync.cu's
+ * warps_before (one __syncthreads) gives each warp the totals of the warps
+ * before it. Returns the tile's total (right in the last warp). */
+template <int THREADS, int ITEMS>
+__device__ __forceinline__ int tile_scan_rows(warp_rows<THREADS, ITEMS> &r, int *totals)
+{
+    int warp_total = r.scan_warp();
+    if (LANE() == 31)
+        totals[WARP_IN_BLOCK()] = warp_total;
+    int before = warps_before(totals);
+    r.add(before);
+    return before + warp_total;
+}
+
+/* reduce-then-scan, pass 1: sums[b] is tile b's sum. The blocks take the
+ * tiles from the last to the first, so that the tiles this pass reads last
+ * are the ones pass 3 reads first, while they may still be in L2: at 2^24
+ * ints (64 MiB, L2 50 MiB on an H100) a part of the second read, at 2^30
+ * nothing noticeable. */
 template <int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS) tile_sums(const int *__restrict__ in, long long n,
                                                      int *sums)
 {
     __shared__ int totals[32];
-    long long base = ((long long)blockIdx.x * THREADS + threadIdx.x) * ITEMS;
-    int x[ITEMS];
-    load_items<ITEMS>(in, base, n, x);
-    int t = 0;
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++)
-        t += x[j];
-    t = block_scan(t, totals);
+    long long tile = (long long)gridDim.x - 1 - blockIdx.x;
+    warp_rows<THREADS, ITEMS> r;
+    r.load(in, tile, n);
+    int t = block_scan(r.sum(), totals);
     if (threadIdx.x == THREADS - 1)
-        sums[blockIdx.x] = t;
+        sums[tile] = t;
 }
 
 /* Pass 2, one block of 1024 threads: sums[0..count) becomes its exclusive
- * scan, 4096 at a time, with the running total carried between rounds
- * (double-buffered, like the block scan's storage). */
+ * scan, 16384 at a time (warp rows of 16 ints a lane), with the running
+ * total carried between rounds (double-buffered, like the block scan's
+ * storage). */
 __global__ void __launch_bounds__(1024) scan_sums(int *sums, long long count)
 {
     __shared__ int totals[2][32];
     __shared__ int carry[2];
-    int c = 0;
-    long long start;
-    int r = 0;
-    for (start = 0; start < count; start += 4096, r ^= 1) {
-        long long base = start + (long long)threadIdx.x * 4;
-        int x[4], v[4];
-        load_items<4>(sums, base, count, x);
-        for (int j = 0; j < 4; j++)
-            v[j] = x[j];
-        int t = thread_scan<4>(x);
-        int inc = block_scan(t, totals[r]);
-        for (int j = 0; j < 4; j++)
-            x[j] = c + inc - t + x[j] - v[j];   /* exclusive */
-        store_items<4>(sums, base, count, x);
+    int c = 0, r = 0;
+    for (long long round = 0; round * 16384 < count; round++, r ^= 1) {
+        warp_rows<1024, 16> x;
+        x.load(sums, round, count);
+        warp_rows<1024, 16> v = x;
+        int total = tile_scan_rows(x, totals[r]);
+#pragma unroll
+        for (int q = 0; q < 4; q++) {       /* exclusive, after the rounds before */
+            x.x[q].x += c - v.x[q].x; x.x[q].y += c - v.x[q].y;
+            x.x[q].z += c - v.x[q].z; x.x[q].w += c - v.x[q].w;
+        }
+        x.store(sums, count);
         if (threadIdx.x == 1023)
-            carry[r] = c + inc;
+            carry[r] = c + total;
         __syncthreads();
         c = carry[r];
     }
@@ -227,19 +385,18 @@ __global__ void __launch_bounds__(THREADS) tile_scan_with(const int *__restrict_
                                                           long long n, const int *prefixes)
 {
     __shared__ int totals[32];
-    long long base = ((long long)blockIdx.x * THREADS + threadIdx.x) * ITEMS;
-    int x[ITEMS];
-    load_items<ITEMS>(in, base, n, x);
-    int t = thread_scan<ITEMS>(x);
-    int before = block_scan(t, totals) - t + prefixes[blockIdx.x];
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++)
-        x[j] += before;
-    store_items<ITEMS>(out, base, n, x);
+    warp_rows<THREADS, ITEMS> r;
+    r.load(in, blockIdx.x, n);
+    int prefix = prefixes[blockIdx.x];
+    tile_scan_rows(r, totals);
+    r.add(prefix);
+    r.store(out, n);
 }
 
 /* lookback: a tile's status word, published with one 64-bit store so that
- * the flag and the value travel together (no fence between them needed). */
+ * the flag and the value travel together (no fence between them needed).
+ * status[0] is the ticket counter, status[1 + b] tile b's word, so that one
+ * memset clears both before a scan. */
 enum { ST_NONE = 0, ST_SUM = 1, ST_PREFIX = 2 };
 __device__ __forceinline__ void publish(unsigned long long *status, long long tile,
                                         unsigned flag, int value)
@@ -248,65 +405,71 @@ __device__ __forceinline__ void publish(unsigned long long *status, long long ti
         ((unsigned long long)flag << 32) | (unsigned)value;
 }
 
+/*
+ * The look-back of tile `tile` (> 0), by one whole warp: lane l reads the
+ * status of tile top - l, waits until all 32 have published something, and
+ * adds the values up to the nearest one that holds an inclusive prefix; if
+ * none does, the window moves 32 tiles further back. Returns the sum of
+ * every tile before `tile`, in every lane.
+ */
+__device__ __forceinline__ int look_back(const unsigned long long *status, long long tile)
+{
+    int lane = LANE(), before = 0;
+    long long top = tile - 1;
+    for (;;) {
+        long long p = top - lane;
+        unsigned long long w;
+        do {
+            w = p >= 0 ? *(const volatile unsigned long long *)&status[p]
+                       : (unsigned long long)ST_PREFIX << 32;
+        } while (__any_sync(FULL_MASK, (unsigned)(w >> 32) == ST_NONE));
+        unsigned done = __ballot_sync(FULL_MASK, (unsigned)(w >> 32) == ST_PREFIX);
+        int last = done ? __ffs(done) - 1 : 31;
+        int v = lane <= last ? (int)(unsigned)w : 0;
+        for (int o = 16; o > 0; o /= 2)
+            v += __shfl_xor_sync(FULL_MASK, v, o);
+        before += v;
+        if (done)
+            return before;
+        top -= 32;
+    }
+}
+
 template <int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS) scan_lookback(const int *__restrict__ in, int *out,
                                                          long long n,
-                                                         unsigned long long *status,
-                                                         unsigned *ticket)
+                                                         unsigned long long *status_and_ticket)
 {
     __shared__ int totals[32];
     __shared__ int prefix;
     __shared__ unsigned my_tile;
-    int lane = LANE(), warp = WARP_IN_BLOCK();
+    unsigned *ticket = (unsigned *)status_and_ticket;
+    unsigned long long *status = status_and_ticket + 1;
     /* Tiles in the order blocks start: every tile a block waits on belongs
      * to a block that has already started, so the wait ends. */
     if (threadIdx.x == 0)
         my_tile = atomicAdd(ticket, 1u);
     __syncthreads();
     long long tile = my_tile;
-    long long base = (tile * THREADS + threadIdx.x) * ITEMS;
-    int x[ITEMS];
-    load_items<ITEMS>(in, base, n, x);
-    int t = thread_scan<ITEMS>(x);
-    int inc = block_scan(t, totals);
-    if (warp == THREADS / 32 - 1) {
-        /* The last warp holds the tile's sum in lane 31 and looks back. */
-        int sum = __shfl_sync(FULL_MASK, inc, 31), before = 0;
-        if (lane == 0)
+    warp_rows<THREADS, ITEMS> r;
+    r.load(in, tile, n);
+    int sum = tile_scan_rows(r, totals);
+    if (WARP_IN_BLOCK() == THREADS / 32 - 1) {
+        /* The last warp holds the tile's sum in every lane and looks back. */
+        int before = 0;
+        if (LANE() == 0)
             publish(status, tile, tile == 0 ? ST_PREFIX : ST_SUM, sum);
         if (tile > 0) {
-            long long top = tile - 1;
-            for (;;) {
-                long long p = top - lane;
-                unsigned long long w;
-                do {
-                    w = p >= 0 ? *(volatile unsigned long long *)&status[p]
-                               : (unsigned long long)ST_PREFIX << 32;
-                } while (__any_sync(FULL_MASK, (unsigned)(w >> 32) == ST_NONE));
-                /* The nearest predecessor with a prefix ends the look-back;
-                 * add the values of the lanes up to it. */
-                unsigned done = __ballot_sync(FULL_MASK, (unsigned)(w >> 32) == ST_PREFIX);
-                int last = done ? __ffs(done) - 1 : 31;
-                int v = lane <= last ? (int)(unsigned)w : 0;
-                for (int o = 16; o > 0; o /= 2)
-                    v += __shfl_xor_sync(FULL_MASK, v, o);
-                before += v;
-                if (done)
-                    break;
-                top -= 32;
-            }
-            if (lane == 0)
+            before = look_back(status, tile);
+            if (LANE() == 0)
                 publish(status, tile, ST_PREFIX, before + sum);
         }
-        if (lane == 0)
+        if (LANE() == 0)
             prefix = before;
     }
     __syncthreads();
-    int add = prefix + inc - t;
-#pragma unroll
-    for (int j = 0; j < ITEMS; j++)
-        x[j] += add;
-    store_items<ITEMS>(out, base, n, x);
+    r.add(prefix);
+    r.store(out, n);
 }
 
 /* ---- settings: each (threads, items) pair is its own instantiation ---- */
@@ -314,21 +477,17 @@ __global__ void __launch_bounds__(THREADS) scan_lookback(const int *__restrict__
 typedef void (*tile_fn)(const int *, int *, long long);
 typedef void (*sums_fn)(const int *, long long, int *);
 typedef void (*with_fn)(const int *, int *, long long, const int *);
-typedef void (*look_fn)(const int *, int *, long long, unsigned long long *, unsigned *);
+typedef void (*look_fn)(const int *, int *, long long, unsigned long long *);
 typedef void (*repeat_fn)(const int *, int *);
 
+/* The block table's tile kernels. */
 struct setting {
     int threads, items;
     tile_fn tile[3];
-    sums_fn sums;
-    with_fn with;
-    look_fn look;
 };
-
 #define SETTING(T, I)                                                            \
     { T, I, { tile_scan<T, I, BY_LESSON>, tile_scan<T, I, BY_CUB_RAKING>,        \
-              tile_scan<T, I, BY_CUB_WARPSCANS> },                               \
-      tile_sums<T, I>, tile_scan_with<T, I>, scan_lookback<T, I> }
+              tile_scan<T, I, BY_CUB_WARPSCANS> } }
 static const setting settings[] = {
     SETTING(256, 16),   /* the default: first */
     SETTING(128, 16), SETTING(512, 16), SETTING(128, 8), SETTING(256, 8),
@@ -336,18 +495,34 @@ static const setting settings[] = {
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
-struct repeat_setting { int threads; repeat_fn fn[3]; };
+/* The device-wide scans (items a multiple of 4: warp rows of int4). */
+struct scan_setting {
+    int threads, items;
+    sums_fn sums;
+    with_fn with;
+    look_fn look;
+};
+#define SCAN_SETTING(T, I) { T, I, tile_sums<T, I>, tile_scan_with<T, I>, scan_lookback<T, I> }
+static const scan_setting scan_settings[] = {
+    SCAN_SETTING(256, 16),   /* the default: first */
+    SCAN_SETTING(128, 16), SCAN_SETTING(512, 16), SCAN_SETTING(128, 24),
+    SCAN_SETTING(256, 24), SCAN_SETTING(128, 32), SCAN_SETTING(256, 32),
+    SCAN_SETTING(256, 8),
+};
+#define NSCAN ((int)(sizeof scan_settings / sizeof scan_settings[0]))
+#define MIN_SCAN_TILE 2048  /* the smallest threads x items above */
+
+struct repeat_setting { int threads; repeat_fn fn[4]; };
 #define REPEAT(T) { T, { repeat_scan<T, BY_LESSON>, repeat_scan<T, BY_CUB_RAKING>, \
-                         repeat_scan<T, BY_CUB_WARPSCANS> } }
+                         repeat_scan<T, BY_CUB_WARPSCANS>, repeat_scan<T, BY_REDUX> } }
 static const repeat_setting repeats[] = { REPEAT(256), REPEAT(128), REPEAT(512), REPEAT(1024) };
-static const char *how_name[] = { "lesson", "cub-raking", "cub-warpscans" };
+static const char *how_name[] = { "lesson", "cub-raking", "cub-warpscans", "redux" };
 
 /* ---- host side --------------------------------------------------------- */
 
 struct bufs {
     int *in, *out, *sums;
-    unsigned long long *status;
-    unsigned *ticket;
+    unsigned long long *status;     /* [0]: the ticket; [1 + b]: tile b */
     void *cub_tmp;
     size_t cub_bytes;
     int4 *scrub;
@@ -393,7 +568,7 @@ static long long tiles_of(long long n, int tile)
 }
 
 /* One device-wide scan of b->in[0..n) into b->out by method m. */
-static void device_run(int m, const setting *s, const bufs *b, long long n)
+static void device_run(int m, const scan_setting *s, const bufs *b, long long n)
 {
     int tile = s->threads * s->items;
     long long tiles = tiles_of(n, tile);
@@ -409,9 +584,8 @@ static void device_run(int m, const setting *s, const bufs *b, long long n)
         s->with<<<(unsigned)tiles, s->threads>>>(b->in, b->out, n, b->sums);
         break;
     case M_LOOK:
-        CUDA_CHECK(cudaMemsetAsync(b->status, 0, (size_t)tiles * sizeof *b->status));
-        CUDA_CHECK(cudaMemsetAsync(b->ticket, 0, sizeof *b->ticket));
-        s->look<<<(unsigned)tiles, s->threads>>>(b->in, b->out, n, b->status, b->ticket);
+        CUDA_CHECK(cudaMemsetAsync(b->status, 0, (size_t)(tiles + 1) * sizeof *b->status));
+        s->look<<<(unsigned)tiles, s->threads>>>(b->in, b->out, n, b->status);
         break;
     case M_COPY:
         CUDA_CHECK(cudaMemcpyAsync(b->out, b->in, (size_t)n * sizeof(int),
@@ -490,7 +664,7 @@ int main(int argc, char **argv)
         { 'l', "levels", "L", &levels, 1, 8, "sizes: N, N/4, N/16, ... (L of them)" },
         { 'r', "reps", "R", &reps, 1, BENCH_MAX_REPS, "timed runs per measurement" },
         { 'V', "verify", "V", &verify, 0, 1, "1: check every kernel and setting, time nothing" },
-        { 'S', "sweep", "S", &sweep, 0, 1, "1: the sweep over threads and items at 2^28" },
+        { 'S', "sweep", "S", &sweep, 0, 1, "1: sweep threads and items (device scans: at every size)" },
         { 'P', "peak", "GBPS", &peak_opt, 0, 100000,
           "datasheet DRAM bandwidth in GB/s (0: from the GPU's name)" },
     };
@@ -521,10 +695,10 @@ int main(int argc, char **argv)
 
     b.in = (int *)lesson_device_alloc((size_t)n * sizeof(int), "the input");
     b.out = (int *)lesson_device_alloc((size_t)n * sizeof(int), "the output");
-    b.sums = (int *)lesson_device_alloc((size_t)tiles_of(n, 512) * sizeof(int), "the tile sums");
+    b.sums = (int *)lesson_device_alloc((size_t)tiles_of(n, MIN_SCAN_TILE) * sizeof(int),
+                                        "the tile sums");
     b.status = (unsigned long long *)lesson_device_alloc(
-        (size_t)tiles_of(n, 512) * sizeof(unsigned long long), "the tile status");
-    b.ticket = (unsigned *)lesson_device_alloc(sizeof(unsigned), "the ticket");
+        (size_t)(tiles_of(n, MIN_SCAN_TILE) + 1) * sizeof(unsigned long long), "the tile status");
     b.sink = (int *)lesson_device_alloc(sizeof(int), "the sink");
     b.scrub_n4 = 2LL * prop.l2CacheSize / 16;
     b.scrub = (int4 *)lesson_device_alloc((size_t)b.scrub_n4 * 16, "the L2 scrub buffer");
@@ -552,8 +726,8 @@ int main(int argc, char **argv)
         for (k = 0; k < nrep; k++) {
             const repeat_setting *r = &repeats[k];
             long long blocks = rn / r->threads, count = blocks * r->threads;
-            float ms[3];
-            int right[3];
+            float ms[4];
+            int right[4];
             if (k > 0 && !sweep)
                 break;
             /* CPU: 32 inclusive block scans, each result cut to 16 bits. */
@@ -570,7 +744,7 @@ int main(int argc, char **argv)
                     }
                 }
             }
-            for (h = 0; h < 3; h++) {
+            for (h = 0; h < 4; h++) {
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)count * sizeof(int)));
                 r->fn[h]<<<(unsigned)blocks, r->threads>>>(b.in, b.out);
                 CUDA_CHECK(cudaGetLastError());
@@ -581,11 +755,11 @@ int main(int argc, char **argv)
                 });
                 if (verify)
                     continue;
-                bench_progress(h + 1, 3, "repeat %s, %d threads", how_name[h], r->threads);
+                bench_progress(h + 1, 4, "repeat %s, %d threads", how_name[h], r->threads);
             }
             if (!verify) {
                 double best = ms[1] < ms[2] ? ms[1] : ms[2];
-                for (h = 0; h < 3; h++) {
+                for (h = 0; h < 4; h++) {
                     char method[32];
                     snprintf(method, sizeof method, "repeat-%s", how_name[h]);
                     row("block", count, method, k == 0 ? "default" : "sweep", r->threads, 1,
@@ -642,9 +816,9 @@ int main(int argc, char **argv)
             want[i] = (int)sum;
         }
         for (m = M_CUB; m <= M_COPY; m++) {
-            int nset = (m == M_RTS || m == M_LOOK) && sweep && sn == sweep_n ? NSETTINGS : 1;
+            int nset = (m == M_RTS || m == M_LOOK) && sweep ? NSCAN : 1;
             for (k = 0; k < nset; k++) {
-                const setting *s = &settings[k];
+                const scan_setting *s = &scan_settings[k];
                 int right = 1;
                 float ms;
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sn * sizeof(int)));

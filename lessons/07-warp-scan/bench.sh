@@ -10,9 +10,13 @@
 #   07-warp-scan.txt   the table below, headed with GPU, driver, CUDA, date
 #                      and commit
 # and prints the table. Its last lines start with "summary:": the block scan
-# against cub::BlockScan, per size the device scans against CUB and the
-# datasheet, then the goals (block scan >= 1.0x cub::BlockScan; multi-pass
-# device scan >= 0.8x CUB; single-pass look-back >= 0.95x CUB).
+# against cub::BlockScan; for each device scan the one setting (threads x
+# items) reported at every size, of those measured at every size the one
+# whose lowest ratio to CUB is highest; per size the device scans against
+# CUB and the datasheet, and the bound of a three-pass scan (12 bytes per
+# int at memcpy's rate, against CUB); then the goals (block scan >= 1.0x
+# cub::BlockScan; multi-pass device scan >= 0.8x CUB; single-pass look-back
+# >= 0.95x CUB, each at every size).
 #
 # Environment: BENCH_ARGS passes options to build/bench (BENCH_ARGS="-n 256M
 # -l 1" for a quick run); BENCH_OUT=dir writes there instead. Exit status:
@@ -38,9 +42,47 @@ table() {
         }' "$1"
 }
 
+# pick CSV: for each of the lesson's device scans, the setting reported at
+# every size, as "method threads x items count": of the settings measured
+# and right at every size, the one whose lowest ratio to CUB is highest
+# (count: how many settings were measured at every size).
+pick() {
+    awk -F, '
+        NR == 1 { next }
+        $1 == "device" {
+            if (!($3 in seen)) { seen[$3] = 1; nsizes++ }
+            if ($5 != "cub" && $5 != "memcpy" && $13 == "ok") {
+                c = $7 " x " $8
+                if (!(($5 SUBSEP c) in nconf)) confs[$5] = confs[$5] SUBSEP c
+                nconf[$5 SUBSEP c]++
+                ratio[$3 SUBSEP $5 SUBSEP c] = $12
+                sizes[$5 SUBSEP c] = sizes[$5 SUBSEP c] SUBSEP $3
+            }
+        }
+        END {
+            split("reduce-then-scan lookback", ms, " ")
+            for (j = 1; j <= 2; j++) {
+                m = ms[j]; best = ""; low = -1; full = 0
+                nc = split(substr(confs[m], 2), cs, SUBSEP)
+                for (q = 1; q <= nc; q++) {
+                    if (nconf[m SUBSEP cs[q]] < nsizes) continue
+                    full++
+                    worst = ""
+                    ns = split(substr(sizes[m SUBSEP cs[q]], 2), sz, SUBSEP)
+                    for (i = 1; i <= ns; i++) {
+                        r = ratio[sz[i] SUBSEP m SUBSEP cs[q]] + 0
+                        if (worst == "" || r < worst) worst = r
+                    }
+                    if (worst > low) { low = worst; best = cs[q] }
+                }
+                if (best != "") print m, best, full
+            }
+        }' "$1"
+}
+
 # summary CSV: the lines bench-all.sh collects, and the goals.
 summary() {
-    awk -F, '
+    awk -F, -v picks="$(pick "$1")" '
         function pow2(n,   k) { k = 0; while (n > 1 && n % 2 == 0) { n /= 2; k++ } return n == 1 ? "2^" k : n }
         NR == 1 { next }
         $13 != "ok" { wrong++ }
@@ -50,30 +92,42 @@ summary() {
             printf "summary: block scan, %s (%s threads x %s items): lesson %.4f ms, %s x the faster cub::BlockScan\n", kind, $7, $8, $9, $12
             if ($12 + 0 < 1.0) block_goal = 0; else if (block_goal == "") block_goal = 1
         }
+        $1 == "block" && $6 == "default" && $5 == "repeat-redux" {
+            printf "summary: block scan, repeat (%s threads x %s items), with __reduce_add_sync in warps_before (not the lesson'"'"'s): %.4f ms, %s x the faster cub::BlockScan\n", $7, $8, $9, $12
+        }
         $1 == "device" {
             if (!($3 in seen)) { seen[$3] = 1; order[++nsizes] = $3 }
-            if ($5 == "cub") cub[$3] = $10
-            else if ($5 == "memcpy") copy[$3] = $10
-            else if ($13 == "ok" && $10 + 0 > best[$3 SUBSEP $5] + 0) {
-                best[$3 SUBSEP $5] = $10; ratio[$3 SUBSEP $5] = $12; pct[$3 SUBSEP $5] = $11
-                conf[$3 SUBSEP $5] = $7 " x " $8
+            if ($5 == "cub") { cub[$3] = $10; cubms[$3] = $9 }
+            else if ($5 == "memcpy") { copy[$3] = $10; copyms[$3] = $9 }
+            else if ($13 == "ok") {
+                k = $3 SUBSEP $5 SUBSEP $7 " x " $8
+                gbps[k] = $10; ratio[k] = $12; pct[k] = $11
             }
         }
         END {
             rts_goal = 1; look_goal = 1
+            split("reduce-then-scan lookback", ms, " ")
+            np = split(picks, pl, "\n")
+            for (i = 1; i <= np; i++) {
+                split(pl[i], f, " ")
+                pick[f[1]] = f[2] " x " f[4]
+                if (f[5] > 1)
+                    printf "summary: %s: %s at every size: of the %d settings measured at every size, the one whose lowest ratio to CUB is highest\n", f[1], pick[f[1]], f[5]
+            }
             for (i = 1; i <= nsizes; i++) {
                 n = order[i]
                 printf "summary: n=%s: CUB %.1f GB/s, memcpy %.1f GB/s", pow2(n), cub[n], copy[n]
                 if (peak != "") printf " (datasheet %.0f GB/s)", peak
                 printf "\n"
-                split("reduce-then-scan lookback", ms, " ")
                 for (j = 1; j <= 2; j++) {
-                    k = n SUBSEP ms[j]
-                    if (!(k in best)) { printf "summary: n=%s: %s: no result passed its check\n", pow2(n), ms[j]; if (j == 1) rts_goal = 0; else look_goal = 0; continue }
-                    printf "summary: n=%s: %s (%s): %.1f GB/s, %s%% of the datasheet, %s x CUB\n", pow2(n), ms[j], conf[k], best[k], pct[k] == "" ? "?" : pct[k], ratio[k]
+                    k = n SUBSEP ms[j] SUBSEP pick[ms[j]]
+                    if (pick[ms[j]] == "" || !(k in gbps)) { printf "summary: n=%s: %s: no result passed its check\n", pow2(n), ms[j]; if (j == 1) rts_goal = 0; else look_goal = 0; continue }
+                    printf "summary: n=%s: %s (%s): %.1f GB/s, %s%% of the datasheet, %s x CUB\n", pow2(n), ms[j], pick[ms[j]], gbps[k], pct[k] == "" ? "?" : pct[k], ratio[k]
                     if (j == 1 && ratio[k] + 0 < 0.8) rts_goal = 0
                     if (j == 2 && ratio[k] + 0 < 0.95) look_goal = 0
                 }
+                if (cubms[n] > 0 && copyms[n] > 0)
+                    printf "summary: n=%s: bound of a three-pass scan (12 bytes per int at memcpy'"'"'s rate, 1.5 x %.4f ms): %.3f x CUB\n", pow2(n), copyms[n], cubms[n] / (1.5 * copyms[n])
             }
             printf "summary: goal, block scan at least 1.0x cub::BlockScan: %s\n", block_goal == "" ? "not measured" : block_goal ? "met" : "NOT met"
             if (nsizes == 0) { print "summary: goal, device scans: not measured"; exit }
@@ -88,7 +142,11 @@ plot() {
     local csv=$1 png=$2 data series gpu peak
     command -v gnuplot >/dev/null || { echo "$lesson: gnuplot not found: no plot (apt-get install gnuplot-nox)" >&2; return 1; }
     data=$(mktemp)
-    awk -F, 'NR > 1 && $1 == "device" && $13 == "ok" && $6 == "default" {
+    awk -F, -v picks="$(pick "$csv")" '
+             BEGIN { np = split(picks, pl, "\n")
+                     for (i = 1; i <= np; i++) { split(pl[i], f, " "); pick[f[1]] = f[2] "," f[4] } }
+             NR > 1 && $1 == "device" && $13 == "ok" &&
+             ($5 in pick ? $7 "," $8 == pick[$5] : $6 == "default") {
                  key = $5
                  if (!(key in pts)) order[++k] = key
                  pts[key] = pts[key] $3 " " $10 "\n" }
