@@ -712,9 +712,12 @@ int main(int argc, char **argv)
     got = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the output");
     lesson_random_ints(in, n, 1, 100);
     CUDA_CHECK(cudaMemcpy(b.in, in, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
-    fprintf(stderr, "bench: %s, %d SMs, L2 %d MiB; datasheet DRAM bandwidth %s GB/s\n",
-            prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-            peak > 0 ? "known" : "unknown");
+    if (peak > 0)
+        fprintf(stderr, "bench: %s, %d SMs, L2 %d MiB; datasheet DRAM bandwidth %.0f GB/s\n",
+                prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20, peak);
+    else
+        fprintf(stderr, "bench: %s, %d SMs, L2 %d MiB; datasheet DRAM bandwidth unknown (-P sets it)\n",
+                prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
 
     printf("table,gpu,n,bytes,method,setting,threads,items,ms,gbps,pct_peak,ratio_cub,"
            "check,peak_gbps\n");

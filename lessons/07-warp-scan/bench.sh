@@ -15,8 +15,9 @@
 # whose lowest ratio to CUB is highest; per size the device scans against
 # CUB and the datasheet, and the bound of a three-pass scan (12 bytes per
 # int at memcpy's rate, against CUB); then the goals (block scan >= 1.0x
-# cub::BlockScan; multi-pass device scan >= 0.8x CUB; single-pass look-back
-# >= 0.95x CUB, each at every size).
+# cub::BlockScan at the default settings of both forms, and in the tile
+# kernel at the fastest setting of each; multi-pass device scan >= 0.8x
+# CUB; single-pass look-back >= 0.95x CUB, each at every size).
 #
 # Environment: BENCH_ARGS passes options to build/bench (BENCH_ARGS="-n 256M
 # -l 1" for a quick run); BENCH_OUT=dir writes there instead. Exit status:
@@ -92,6 +93,11 @@ summary() {
             printf "summary: block scan, %s (%s threads x %s items): lesson %.4f ms, %s x the faster cub::BlockScan\n", kind, $7, $8, $9, $12
             if ($12 + 0 < 1.0) block_goal = 0; else if (block_goal == "") block_goal = 1
         }
+        $1 == "block" && $5 ~ /^tile-/ && $13 == "ok" {
+            c = $7 " x " $8
+            if ($5 == "tile-lesson") { if (lms == "" || $9 + 0 < lms) { lms = $9 + 0; lset = c } }
+            else if (cms == "" || $9 + 0 < cms) { cms = $9 + 0; cset = c; calg = $5; sub(/^tile-cub-/, "", calg) }
+        }
         $1 == "block" && $6 == "default" && $5 == "repeat-redux" {
             printf "summary: block scan, repeat (%s threads x %s items), with __reduce_add_sync in warps_before (not the lesson'"'"'s): %.4f ms, %s x the faster cub::BlockScan\n", $7, $8, $9, $12
         }
@@ -129,7 +135,12 @@ summary() {
                 if (cubms[n] > 0 && copyms[n] > 0)
                     printf "summary: n=%s: bound of a three-pass scan (12 bytes per int at memcpy'"'"'s rate, 1.5 x %.4f ms): %.3f x CUB\n", pow2(n), copyms[n], cubms[n] / (1.5 * copyms[n])
             }
+            if (lms != "" && cms != "") {
+                printf "summary: block scan, tile, the fastest setting of each: lesson %s %.4f ms, cub::BlockScan %s %s %.4f ms: %.3f x\n", lset, lms, calg, cset, cms, cms / lms
+                tile_goal = cms / lms >= 1.0
+            }
             printf "summary: goal, block scan at least 1.0x cub::BlockScan: %s\n", block_goal == "" ? "not measured" : block_goal ? "met" : "NOT met"
+            printf "summary: goal, block scan at least 1.0x cub::BlockScan in the tile kernel, the fastest setting of each: %s\n", lms == "" || cms == "" ? "not measured" : tile_goal ? "met" : "NOT met"
             if (nsizes == 0) { print "summary: goal, device scans: not measured"; exit }
             printf "summary: goal, multi-pass device scan at least 0.8x CUB at every size: %s\n", rts_goal ? "met" : "NOT met"
             printf "summary: stretch, single-pass look-back at least 0.95x CUB at every size: %s\n", look_goal ? "met" : "NOT met"
