@@ -32,6 +32,20 @@
 #     expect_* runs are not run: the first is reported as one not ok, the
 #     rest are counted in a # line at the end;
 #   - CHECK_FIRST_FAIL=1 stops at the first failed expectation.
+#
+# Side by side: a whole lesson's check (not --only-sync, no CHECK_BUDGET,
+# not CHECK_FIRST_FAIL) runs its expectations CHECK_JOBS at a time (default:
+# one per core; CHECK_JOBS=1 runs them one after another). Their output is
+# shown in the order check.sh states them, numbered as if run in turn, and a
+# program that hung or crashed skips its later expectations as before. On
+# warpsim every run may share the CPU: its verdicts do not depend on time.
+# On the GPU only runs whose result does not depend on timing share it:
+# expect_right and sanitize runs without delays (-j 0 or no -j). Every
+# other run (delays, expect_wrong, expect_hang, observe: the runs that show
+# a bug by its timing) waits until the others have ended and runs alone,
+# also against other lessons' checks running at the same time (an
+# exclusive lock on CHECK_GPU_LOCK). A check.sh line that runs or prints by
+# itself (run_bounded, ok, diag) first waits for what is pending.
 # A failed expectation's # lines start with `# locate: LINE`, the first line
 # of the run that locates the problem (warpsim's report with file:line and
 # lanes, compute-sanitizer's first hazard, the kernel a hang was in, the
@@ -74,6 +88,16 @@ declare -A CHECK_DEAD=()       # program -> why its remaining runs are not run
 declare -A CHECK_DEAD_SAID=()  # program -> 1 once its first skip is reported
 RUN_OUT=
 RUN_RC=0
+CHECK_JOBS=${CHECK_JOBS:-}
+CHECK_IN_JOB=          # set in a job's subshell
+CHECK_DRAINING=        # set while check_drain merges and runs what is pending
+CHECK_SEQ=0            # expectations handed to check_job so far
+CHECK_MERGED=0         # of those, shown
+CHECK_RUNNING=0        # side-by-side jobs started and not yet waited for
+CHECK_JOBDIR=
+CHECK_FLOCK=           # 1 when runs on the GPU take CHECK_GPU_LOCK (flock)
+CHECK_GPU_LOCK=${CHECK_GPU_LOCK:-${TMPDIR:-/tmp}/warp-lessons-gpu-$(id -u).lock}
+declare -A CHECK_SOLO=()       # seq -> the deferred call, to run alone
 EMU_MODELS=${EMU_MODELS:-"lockstep its random"}
 EMU_MODEL=${EMU_MODEL:-its}
 EMU_SEED=${EMU_SEED:-1}
@@ -123,6 +147,17 @@ check_begin() {
     esac
     if [ -z "$CHECK_BUDGET" ] && [ "$ONLY_SYNC" = 1 ]; then
         if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=60; fi
+    fi
+    if [ "$ONLY_SYNC" = 1 ] || [ -n "$CHECK_BUDGET" ] || [ "$CHECK_FIRST_FAIL" = 1 ]; then
+        CHECK_JOBS=1
+    fi
+    [ -n "$CHECK_JOBS" ] || CHECK_JOBS=$(nproc 2>/dev/null || echo 1)
+    case "$CHECK_JOBS" in
+        ''|*[!0-9]*|0) printf '%s: CHECK_JOBS=%s: how many expectations run at once, a number from 1\n' "$0" "$CHECK_JOBS" >&2; exit 2 ;;
+    esac
+    CHECK_FLOCK=
+    if [ "$TARGET" = gpu ] && command -v flock >/dev/null 2>&1 && : 2>/dev/null >>"$CHECK_GPU_LOCK"; then
+        CHECK_FLOCK=1
     fi
     if [ -n "$VERIFY" ] && [ ! -x "$VERIFY" ]; then
         printf '%s: %s is not an executable program\n' "$0" "$VERIFY" >&2; exit 2
@@ -213,18 +248,160 @@ check_gate() {
     fi
 }
 
+# ---- expectations side by side (CHECK_JOBS) -----------------------------
+
+# check_solo FUNC ARGS...: whether the call must run alone on the GPU:
+# every call but expect_right and sanitize without delays (-j N, N > 0).
+# On warpsim nothing must: its verdicts do not depend on time.
+check_solo() {
+    local f=$1 w prev=
+    shift
+    [ "$TARGET" = gpu ] || return 1
+    case "$f" in expect_right|sanitize) ;; *) return 0 ;; esac
+    for w in "$@"; do
+        if [ "$prev" = -j ] && [ "$w" != 0 ]; then return 0; fi
+        prev=$w
+    done
+    return 1
+}
+
+# check_job FUNC ARGS...: hands an expectation (FUNC ARGS) to the runner.
+# Status 0: it was started in the background (its output kept for
+# check_drain) or, when it must run alone, kept to run at check_drain;
+# status 1: the caller does it itself, now (one job at a time, inside a
+# job, or while check_drain runs what was kept).
+check_job() {
+    [ "$CHECK_JOBS" -gt 1 ] && [ -z "$CHECK_IN_JOB" ] && [ -z "$CHECK_DRAINING" ] || return 1
+    if [ -z "$CHECK_JOBDIR" ]; then
+        CHECK_JOBDIR=$(mktemp -d "${TMPDIR:-/tmp}/check-jobs.XXXXXX") || return 1
+        trap check_cleanup EXIT
+        trap 'exit 130' INT TERM
+    fi
+    CHECK_SEQ=$((CHECK_SEQ + 1))
+    if check_solo "$@"; then
+        # what the call reads that check.sh may change before it runs
+        CHECK_SOLO[$CHECK_SEQ]=$(printf 'CHECK_TIMEOUT=%q VERIFY=%q EMU_MODEL=%q EMU_MODELS=%q EMU_SEED=%q SANITIZER=%q' \
+            "$CHECK_TIMEOUT" "$VERIFY" "$EMU_MODEL" "$EMU_MODELS" "$EMU_SEED" "$SANITIZER"; printf ' %q' "$@")
+        return 0
+    fi
+    while [ "$CHECK_RUNNING" -ge "$CHECK_JOBS" ]; do
+        wait -n 2>/dev/null
+        CHECK_RUNNING=$((CHECK_RUNNING - 1))
+    done
+    check_job_body "$@" >"$CHECK_JOBDIR/$CHECK_SEQ" 2>&1 &
+    CHECK_RUNNING=$((CHECK_RUNNING + 1))
+    return 0
+}
+
+# check_job_body FUNC ARGS...: a job (in its own subshell): the expectation
+# with its own counts, then what check_merge reads: its counts and the
+# programs that hung or crashed.
+check_job_body() {
+    local prog
+    CHECK_IN_JOB=1 CHECK_N=0 CHECK_PASSED=0 CHECK_FAILED=0 CHECK_NOT_RUN=0
+    printf '#@@call\t%s\n' "$*"
+    "$@"
+    for prog in "${!CHECK_DEAD[@]}"; do printf '#@@dead\t%s\t%s\n' "$prog" "${CHECK_DEAD[$prog]}"; done
+    printf '#@@end %d %d %d\n' "$CHECK_PASSED" "$CHECK_FAILED" "$CHECK_NOT_RUN"
+}
+
+# check_merge FILE: shows a finished job's output as if it had run in
+# turn: numbered on from CHECK_N, its counts added; when its program hung
+# or crashed in an expectation before it, the job is reported as not run,
+# exactly as a run in turn would have been.
+check_merge() {
+    local file=$1 line prog mode p f nr what='' call='' end='' n=$CHECK_N re='^(not )?ok [0-9]+ - (.*)$'
+    local -a out=() parts=()
+    mapfile -t out <"$file"     # no process started: a check merges hundreds
+    for line in "${out[@]}"; do
+        case "$line" in
+            '#@@prog'$'\t'*)
+                IFS=$'\t' read -r -a parts <<<"$line"
+                prog=${parts[1]} mode=${parts[2]} what=${parts[3]-}
+                if [ -n "${CHECK_DEAD[$prog]+x}" ]; then
+                    # shellcheck disable=SC2034   # read by program_dead
+                    [ "$mode" != report ] || { CHECK_WHAT=$what; program_dead "$prog"; }
+                    return
+                fi
+                break ;;
+        esac
+    done
+    for line in "${out[@]}"; do
+        case "$line" in
+            '#@@call'$'\t'*) call=${line#*$'\t'} ;;
+            '#@@end '*) end=${line#'#@@end '} ;;
+            '#@@dead'$'\t'*)
+                IFS=$'\t' read -r -a parts <<<"$line"
+                [ -n "${CHECK_DEAD[${parts[1]}]+x}" ] || CHECK_DEAD[${parts[1]}]=${parts[2]-} ;;
+            '#@@'*) ;;
+            *)  if [[ $line =~ $re ]]; then
+                    n=$((n + 1))
+                    line="${BASH_REMATCH[1]}ok $n - ${BASH_REMATCH[2]}"
+                fi
+                printf '%s\n' "$line" ;;
+        esac
+    done
+    if [ -z "$end" ]; then
+        not_ok "${what:-$call}"
+        diag "the checker's job for it ended without a verdict" "call: $call"
+        return
+    fi
+    read -r p f nr <<<"$end"
+    CHECK_N=$((CHECK_N + p + f))
+    CHECK_PASSED=$((CHECK_PASSED + p))
+    CHECK_FAILED=$((CHECK_FAILED + f))
+    CHECK_NOT_RUN=$((CHECK_NOT_RUN + nr))
+}
+
+# check_drain: waits for the jobs running, then shows every expectation
+# handed over so far, in order, running those kept to run alone in their
+# turn. Everything that prints or runs in check.sh's own shell calls it
+# first (check_sync).
+check_drain() {
+    local seq
+    CHECK_DRAINING=1
+    wait
+    CHECK_RUNNING=0
+    for ((seq = CHECK_MERGED + 1; seq <= CHECK_SEQ; seq++)); do
+        CHECK_MERGED=$seq
+        if [ -n "${CHECK_SOLO[$seq]+x}" ]; then
+            eval "${CHECK_SOLO[$seq]}"
+            unset "CHECK_SOLO[$seq]"
+        else
+            check_merge "$CHECK_JOBDIR/$seq"
+        fi
+    done
+    CHECK_DRAINING=
+}
+
+# check_sync: in check.sh's own shell, shows what is pending first.
+check_sync() {
+    [ -n "$CHECK_IN_JOB" ] || [ -n "$CHECK_DRAINING" ] || [ "$CHECK_MERGED" -ge "$CHECK_SEQ" ] || check_drain
+}
+
+check_cleanup() {
+    [ -z "$CHECK_JOBDIR" ] || [ -n "$CHECK_IN_JOB" ] || {
+        # shellcheck disable=SC2046   # one pid per word
+        kill $(jobs -p) 2>/dev/null
+        rm -rf "$CHECK_JOBDIR"
+    }
+}
+
 ok() {
+    check_sync
     CHECK_N=$((CHECK_N + 1)); CHECK_PASSED=$((CHECK_PASSED + 1))
     printf 'ok %d - %s\n' "$CHECK_N" "$*"
 }
 
 not_ok() {
+    check_sync
     CHECK_N=$((CHECK_N + 1)); CHECK_FAILED=$((CHECK_FAILED + 1))
     printf 'not ok %d - %s\n' "$CHECK_N" "$*"
 }
 
 diag() {
     local line
+    check_sync
     for line in "$@"; do printf '# %s\n' "$line"; done
 }
 
@@ -313,7 +490,8 @@ program_of() {
 # target under warpsim's MODEL. Sets RUN_OUT and RUN_RC (124 when stopped,
 # 125 when it did not run: the budget was spent).
 run_limited() {
-    local model=$1 left; shift 2
+    local model=$1 left lock=(); shift 2
+    check_sync
     RUN_LIMIT=$CHECK_TIMEOUT
     if [ -n "$CHECK_BUDGET" ]; then
         left=$((CHECK_BUDGET - (SECONDS - CHECK_START)))
@@ -325,11 +503,16 @@ run_limited() {
         [ "$left" -ge "$RUN_LIMIT" ] || RUN_LIMIT=$left
     fi
     if [ -n "$VERIFY" ]; then set -- "$VERIFY" "$@"; fi
+    # On the GPU a run in a job shares it with the other jobs' runs; any
+    # other run has it alone, other lessons' checks included.
+    if [ "$TARGET" = gpu ] && [ -n "$CHECK_FLOCK" ]; then
+        if [ -n "$CHECK_IN_JOB" ]; then lock=(flock -s "$CHECK_GPU_LOCK"); else lock=(flock -x "$CHECK_GPU_LOCK"); fi
+    fi
     if [ -n "$model" ]; then
         RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
-                  timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
+                  "${lock[@]}" timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
     else
-        RUN_OUT=$(timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
+        RUN_OUT=$("${lock[@]}" timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
     fi
     RUN_RC=$?
     [ "$RUN_RC" -ne 137 ] || RUN_RC=124
@@ -359,6 +542,7 @@ run_model() {
 program_dead() {
     local prog
     prog=$(program_of "$@")
+    [ -z "$CHECK_IN_JOB" ] || printf '#@@prog\t%s\treport\t%s\n' "$prog" "$CHECK_WHAT"
     [ -n "${CHECK_DEAD[$prog]+x}" ] || return 1
     if [ -z "${CHECK_DEAD_SAID[$prog]+x}" ]; then
         CHECK_DEAD_SAID[$prog]=1
@@ -416,6 +600,7 @@ result_of() {
 # expect_right WHAT CMD...: the program must match the CPU (exit 0, result: ok);
 # on the emu target under every model of EMU_MODELS, with nothing reported.
 expect_right() {
+    check_job expect_right "$@" && return
     local what=$1 model; shift
     check_gate
     CHECK_WHAT=$what
@@ -451,6 +636,7 @@ expect_right() {
 # result. ok with the evidence when it is wrong; not ok when it matched the
 # CPU (the lesson failed to show its point on this run).
 expect_wrong() {
+    check_job expect_wrong "$@" && return
     local what=$1; shift
     check_gate
     CHECK_WHAT=$what
@@ -490,6 +676,7 @@ expect_its_bug() {
 # watchdog caught it (exit 3 and a "HANG detected" line); not ok when it
 # finished, or hung until the checker's timeout stopped it.
 expect_hang() {
+    check_job expect_hang "$@" && return
     local what=$1; shift
     check_gate
     CHECK_WHAT=$what
@@ -515,7 +702,9 @@ expect_hang() {
 # path a right result is what pre-Volta scheduling gives, which is no more
 # a promise.
 observe() {
+    check_job observe "$@" && return
     local what=$1 why='that is luck, not correctness'; shift
+    [ -z "$CHECK_IN_JOB" ] || printf '#@@prog\t%s\tsilent\t\n' "$(program_of "$@")"
     [ -z "${CHECK_DEAD[$(program_of "$@")]+x}" ] || return 0
     run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
@@ -556,6 +745,7 @@ describe_rc() {
 #   flagged  warpsim reported anything
 # One ok/not ok line; # lines give warpsim's summary and its first report.
 emulate() {
+    check_job emulate "$@" && return
     local models=$1 expect=$2 what=$3 model fail=0 summary line='' pattern; shift 3
     local summaries=()
     check_gate
@@ -626,6 +816,7 @@ find_sanitizer() {
 # memcheck, synccheck) on CMD. EXPECT is "clean" (no hazard or error,
 # warnings included) or "flagged" (at least one hazard reported).
 sanitize() {
+    check_job sanitize "$@" && return
     local tool=$1 expect=$2 what=$3 summary count w saved=$VERIFY; shift 3
     local args=(--tool "$tool" --error-exitcode 99)
     check_gate
@@ -667,6 +858,7 @@ sanitize() {
 
 # check_end: the summary line and the exit status.
 check_end() {
+    check_sync
     [ "$CHECK_NOT_RUN" -eq 0 ] ||
         printf '# %d more runs not run after a program hung or crashed (see the not ok above)\n' "$CHECK_NOT_RUN"
     printf '%d passed, %d failed\n' "$CHECK_PASSED" "$CHECK_FAILED"

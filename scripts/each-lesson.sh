@@ -3,10 +3,14 @@
 # going on past failures; ends with one line per lesson and a total.
 # Exit status 1 if any lesson failed; a skipped check (no GPU) is no failure.
 #
-# `make check` on warpsim (no GPU answers, or EMU=1) runs LESSON_JOBS
-# lessons at a time (default: one per core), each lesson's output shown
-# whole, in order, as it ends. On the GPU, and for the other targets,
-# one lesson at a time: the GPU checks' delays must not share the GPU.
+# `make check` runs LESSON_JOBS lessons at a time (default: on warpsim, no
+# GPU or EMU=1, one per core; on the GPU 4), each lesson's output shown
+# whole, in order, as it ends; each lesson runs its expectations CHECK_JOBS
+# at a time (default: the cores, twice over on warpsim, shared among the
+# lessons running, at least 2). On the GPU the runs whose results depend on timing still have
+# it alone (scripts/checklib.sh: a lock), so that their delays are not
+# disturbed; CHECK_JOBS=1 runs one lesson at a time there. The other
+# targets run one lesson at a time.
 set -u
 target=${1:?usage: each-lesson.sh TARGET LESSON_DIR...}
 shift
@@ -17,11 +21,26 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 jobs=1
-if [ "$target" = check ] && { [ "${EMU:-}" = 1 ] || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }; then
-    jobs=${LESSON_JOBS:-$(nproc 2>/dev/null || echo 1)}
-    case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
-    # warpsim first, once: the lessons' makes then find it built
-    [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
+cores=$(nproc 2>/dev/null || echo 1)
+slots=$((2 * cores))     # warpsim's runs wait on nothing but the CPU
+if [ "$target" = check ]; then
+    if [ "${EMU:-}" = 1 ] || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        jobs=${LESSON_JOBS:-$cores}
+        case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
+        # warpsim first, once: the lessons' makes then find it built
+        [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
+    elif [ "${CHECK_JOBS:-}" != 1 ]; then
+        jobs=${LESSON_JOBS:-4}
+        slots=$cores     # a GPU program's run: a process and a GPU context each
+        case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
+    fi
+    [ "$jobs" -le $# ] || jobs=$#
+    [ "$jobs" -ge 1 ] || jobs=1
+    if [ -z "${CHECK_JOBS:-}" ]; then
+        CHECK_JOBS=$(( (slots + jobs - 1) / jobs ))
+        [ "$CHECK_JOBS" -ge 2 ] || CHECK_JOBS=2
+        export CHECK_JOBS
+    fi
 fi
 
 # start I: runs lesson I's make in the background, its output in its log.

@@ -269,3 +269,74 @@ setup() {
     assert_failure 2
     assert_equal "$stderr" "$CHECK01: DEMO: no demonstration bogus (1-2 or tree shfl)"
 }
+
+# ---- expectations side by side (CHECK_JOBS) -------------------------------
+
+# overlaps LOG: from a RUN_LOG of tests/fixtures/logged.sh, one line per
+# pair of runs that overlapped in time where one of them must run alone (a
+# run with delays, -j 200, or a legacy run with no -j: -n 3 last), and last
+# "shared N": how many pairs of the other runs overlapped.
+overlaps() {
+    awk '$1 == "start" { s[$3] = $2; a[$3] = $0 }
+         $1 == "end" { e[$3] = $2 }
+         END {
+             for (i in s) for (j in s) if (i < j && s[i] < e[j] && s[j] < e[i]) {
+                 if (a[i] ~ / -j 200/ || a[i] ~ / -n 3$/ || a[j] ~ / -j 200/ || a[j] ~ / -n 3$/)
+                     print "alone-run overlapped: " a[i] " | " a[j]
+                 else shared++
+             }
+             print "shared " shared + 0
+         }' "$1"
+}
+
+@test "side by side, a check prints exactly what it prints one expectation at a time" {
+    local fx=$FIXTURES/side-by-side.sh
+    CHECK_JOBS=1 SANITIZER=none run "$fx" --target gpu --timeout 2 --sync "$FIXTURES/mixed.sh" --legacy "$FIXTURES/mixed.sh"
+    local one=$output
+    assert_failure 1
+    assert_line 'not ok 5 - sync n=5 matches the CPU'
+    assert_line '# not run: mixed.sh never ended before (stopped after 2s); its remaining runs are not run either'
+    assert_line '# a line of check.sh'"'"'s own, in its place'
+    assert_line '# 7 more runs not run after a program hung or crashed (see the not ok above)'
+    assert_line '3 passed, 3 failed'
+    CHECK_JOBS=4 SANITIZER=none run "$fx" --target gpu --timeout 2 --sync "$FIXTURES/mixed.sh" --legacy "$FIXTURES/mixed.sh"
+    assert_failure 1
+    assert_equal "$output" "$one"
+    # on warpsim too, where every expectation may run side by side
+    CHECK_JOBS=1 run "$REPO/lessons/01-shfl-reduction/check.sh" --target emu --sync "$FIXTURES/emu-clean.sh" --legacy "$FIXTURES/emu-legacy.sh"
+    one=$output
+    CHECK_JOBS=3 run "$REPO/lessons/01-shfl-reduction/check.sh" --target emu --sync "$FIXTURES/emu-clean.sh" --legacy "$FIXTURES/emu-legacy.sh"
+    assert_success
+    assert_equal "$output" "$one"
+}
+
+@test "on the GPU, runs with delays and legacy runs have it alone, against another check too" {
+    export RUN_LOG=$BATS_TEST_TMPDIR/runs.log CHECK_GPU_LOCK=$BATS_TEST_TMPDIR/gpu.lock SANITIZER=none
+    local fx=$FIXTURES/side-by-side.sh prog=$FIXTURES/logged.sh
+    CHECK_JOBS=4 "$fx" --target gpu --sync "$prog" --legacy "$prog" >"$BATS_TEST_TMPDIR/a" &
+    CHECK_JOBS=4 run "$fx" --target gpu --sync "$prog" --legacy "$prog"
+    wait $! || true
+    echo "$output"
+    assert_failure 1
+    assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/a")"
+    assert_line 'not ok 3 - sync n=3 matches the CPU'
+    assert_line 'ok 10 - legacy n=3 is wrong with delays'
+    assert_line '# legacy n=3 with no delay: wrong (1 of 8 warps wrong)'
+    assert_line '12 passed, 1 failed'
+    assert_equal "$(grep -c '^start' "$RUN_LOG")" 28
+    run overlaps "$RUN_LOG"
+    echo "$output"
+    refute_line --partial 'alone-run overlapped'
+    assert_line --regexp '^shared [1-9][0-9]*$'
+}
+
+@test "a student's check runs one expectation at a time; CHECK_JOBS must be a number" {
+    export RUN_LOG=$BATS_TEST_TMPDIR/runs.log SANITIZER=none
+    CHECK_JOBS=4 run "$FIXTURES/many-checks.sh" --target gpu --only-sync --sync "$FIXTURES/logged.sh"
+    assert_line '4 passed, 1 failed'
+    run overlaps "$RUN_LOG"
+    assert_output 'shared 0'
+    CHECK_JOBS=abc run --separate-stderr "$FIXTURES/many-checks.sh" --target gpu --sync "$FIXTURES/right.sh" --legacy "$FIXTURES/right.sh"
+    assert_failure 2
+    assert_equal "$stderr" "$FIXTURES/many-checks.sh: CHECK_JOBS=abc: how many expectations run at once, a number from 1"
+}

@@ -107,6 +107,7 @@ if [ "$ONLY_SYNC" = 0 ]; then
         done
         expect_right "sync-fallback: variant 1 keys=4 full warps (n=$full) matches the CPU" \
             "$fallback" -k 1 -c 4 -n "$full"
+        run_bounded "$fallback" -k 1 -c 4 -n 64
         says "sync-fallback: MATCH_FALLBACK=1 makes variant 1 run the fallback loop" \
             'built as the fallback loop'
     elif [ "$TARGET" = gpu ]; then
