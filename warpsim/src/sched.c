@@ -47,27 +47,28 @@ extern cudaError_t ws_last_error;
 
 /* ---- ready lanes --------------------------------------------------- */
 
-/* its and random keep ready lanes in a binary heap ordered by (clock, key);
- * the entries carry copies of both, so that sifting touches no lane, and
- * are 16 bytes. */
-typedef struct heap_entry {
-    uint64_t clock;
-    unsigned key;
-    int key_tid;                  /* the lane: ws.lanes[key_tid] */
-} heap_entry;
+/* its and random keep ready lanes in a binary heap ordered by (clock, key).
+ * An entry is one 128-bit number, the lane's clock in the high half, its
+ * key and thread below: keys are distinct, so comparing two entries as
+ * numbers orders them by (clock, key), and sifting touches no lane. */
+typedef unsigned __int128 heap_entry;
 static heap_entry heap[WS_MAX_THREADS];
 static int heap_n;
-static int hpos[WS_MAX_THREADS];        /* each thread's place in heap, or -1 */
+static uint32_t in_heap[WS_MAX_THREADS / 32];  /* threads with an entry */
 
-static inline int earlier(const heap_entry *a, const heap_entry *b)
+static inline heap_entry entry_of(const ws_lane *l)
 {
-    return (a->clock < b->clock) | ((a->clock == b->clock) & (a->key < b->key));
+    return (heap_entry)l->clock << 64 | (heap_entry)((uint64_t)l->key << 32 | (uint32_t)l->tid);
 }
 
-static void heap_set(int i, heap_entry e)
+static inline uint64_t entry_clock(heap_entry e)
 {
-    heap[i] = e;
-    hpos[e.key_tid] = i;
+    return (uint64_t)(e >> 64);
+}
+
+static inline int entry_tid(heap_entry e)
+{
+    return (int)(uint32_t)e;
 }
 
 static void sift_up(int i)
@@ -75,12 +76,12 @@ static void sift_up(int i)
     heap_entry e = heap[i];
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (!earlier(&e, &heap[p]))
+        if (!(e < heap[p]))
             break;
-        heap_set(i, heap[p]);
+        heap[i] = heap[p];
         i = p;
     }
-    heap_set(i, e);
+    heap[i] = e;
 }
 
 static void sift_down(int i)
@@ -91,45 +92,37 @@ static void sift_down(int i)
         if (c >= heap_n)
             break;
         if (c + 1 < heap_n)
-            c += earlier(&heap[c + 1], &heap[c]);
-        if (!earlier(&heap[c], &e))
+            c += heap[c + 1] < heap[c];
+        if (!(heap[c] < e))
             break;
-        heap_set(i, heap[c]);
+        heap[i] = heap[c];
         i = c;
     }
-    heap_set(i, e);
+    heap[i] = e;
 }
 
 static void heap_push(ws_lane *l)
 {
-    heap_entry e;
-    if (hpos[l->tid] >= 0)
+    uint32_t bit = 1u << (l->tid & 31), *word = &in_heap[l->tid >> 5];
+    if (*word & bit)
         return;
-    e.clock = l->clock;
-    e.key = l->key;
-    e.key_tid = l->tid;
-    heap_set(heap_n++, e);
+    *word |= bit;
+    heap[heap_n++] = entry_of(l);
     sift_up(heap_n - 1);
 }
 
 /* Removes the entry at place i. */
 static void heap_remove_at(int i)
 {
-    hpos[heap[i].key_tid] = -1;
+    int t = entry_tid(heap[i]);
+    in_heap[t >> 5] &= ~(1u << (t & 31));
     if (--heap_n == i)
         return;
-    heap_set(i, heap[heap_n]);          /* the last entry fills the hole */
-    if (i > 0 && earlier(&heap[i], &heap[(i - 1) / 2]))
+    heap[i] = heap[heap_n];             /* the last entry fills the hole */
+    if (i > 0 && heap[i] < heap[(i - 1) / 2])
         sift_up(i);
     else
         sift_down(i);
-}
-
-static void heap_remove(ws_lane *l)
-{
-    int i = hpos[l->tid];
-    if (i >= 0)
-        heap_remove_at(i);
 }
 
 static ws_lane *heap_pop(void)
@@ -137,8 +130,8 @@ static ws_lane *heap_pop(void)
     ws_lane *l;
     if (heap_n == 0)
         return NULL;
-    l = &ws.lanes[heap[0].key_tid];
-    heap_remove(l);
+    l = &ws.lanes[entry_tid(heap[0])];
+    heap_remove_at(0);
     return l;
 }
 
@@ -190,6 +183,12 @@ static inline int pos_cmp(const ws_lane *a, const ws_lane *b)
     int n = a->pos_depth < b->pos_depth ? a->pos_depth : b->pos_depth;
     int i;
     uintptr_t xa, xb;
+    if (a->pos_depth == b->pos_depth) {     /* (the common case, shorter) */
+        for (i = 0; i < n; i++)
+            if (a->frames[i] != b->frames[i])
+                return a->frames[i] < b->frames[i] ? -1 : 1;
+        return a->pc == b->pc ? 0 : a->pc < b->pc ? -1 : 1;
+    }
     for (i = 0; i < n; i++)
         if (a->frames[i] != b->frames[i])
             return a->frames[i] < b->frames[i] ? -1 : 1;
@@ -235,6 +234,7 @@ unsigned ws_lanes_at_my_position(const ws_lane *l)
  * control go back to the scheduler (run_block).
  */
 static unsigned step_left;        /* lockstep: lanes of the step not yet run */
+
 static int step_base;             /* lockstep: the step's warp's first thread */
 static uint64_t step_sleep;       /* lockstep: the longest sleep of the step */
 
@@ -298,9 +298,52 @@ static inline void lane_start(ws_lane *l)
     ws_self = &l->coords;
 }
 
+/* ws_yield under lockstep: the lane stops, the next lane of the step (of
+ * the same warp) starts, with one update of the warp's masks. */
+static inline void lockstep_yield(ws_lane *l)
+{
+    ws_warp *w = &ws.warps[l->warp];
+    unsigned lbit = 1u << l->lane, nbit;
+    ws_lane *n;
+    if (l->state == WS_RUNNING) {
+        l->state = WS_READY;
+        w->ready |= lbit;
+        w->waiting &= ~lbit;
+    }
+    if (l->sleep > step_sleep)
+        step_sleep = l->sleep;
+    n = next_lane();
+    if (n && n != l && n->warp == l->warp) {
+        nbit = 1u << n->lane;
+        n->state = WS_RUNNING;
+        w->ready &= ~nbit;
+        w->waiting &= ~nbit;
+        ws.cur = n;
+        ws_self = &n->coords;
+        ws_ctx_switch(&l->ctx, &n->ctx);
+        return;
+    }
+    if (n == l) {
+        lane_start(l);
+        return;
+    }
+    if (n) {
+        lane_start(n);
+        ws_ctx_switch(&l->ctx, &n->ctx);
+        return;
+    }
+    ws.cur = NULL;
+    ws_self = &host_coords;
+    ws_ctx_switch(&l->ctx, &ws.sched);
+}
+
 void ws_yield(void)
 {
     ws_lane *l = ws.cur, *n;
+    if (ws_cfg.model == WS_LOCKSTEP) {
+        lockstep_yield(l);
+        return;
+    }
     lane_stopped(l);
     n = next_lane();
     if (n == l) {
@@ -355,24 +398,24 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
     l->clock += WS_STEP_CYCLES;
     if (heap_n == 0)
         return;
-    lo = heap[0].clock < l->clock ? heap[0].clock : l->clock;
+    lo = entry_clock(heap[0]) < l->clock ? entry_clock(heap[0]) : l->clock;
     /* (a lane's clock does not change while it waits in the heap: the
      * entry's copy is the lane's clock) */
     for (tries = 0; tries < 8 && !c; tries++) {
         uint64_t i = rng() % (uint64_t)(heap_n + 1);
         if (i == (uint64_t)heap_n) {
             c = l->clock <= lo + WS_RANDOM_WINDOW ? l : NULL;
-        } else if (heap[i].clock <= lo + WS_RANDOM_WINDOW) {
+        } else if (entry_clock(heap[i]) <= lo + WS_RANDOM_WINDOW) {
             ci = (int)i;
-            c = &ws.lanes[heap[i].key_tid];
+            c = &ws.lanes[entry_tid(heap[i])];
         }
     }
     if (!c) {
-        if (l->clock <= heap[0].clock) {
+        if (l->clock <= entry_clock(heap[0])) {
             c = l;
         } else {
             ci = 0;
-            c = &ws.lanes[heap[0].key_tid];
+            c = &ws.lanes[entry_tid(heap[0])];
         }
     }
     if (c != l) {
@@ -511,6 +554,7 @@ static void start_block(void)
 {
     int t;
     heap_n = 0;
+    memset(in_heap, 0, sizeof in_heap);
     ws.live = ws.nthreads;
     ws.bar_waiting = 0;
     ws.gen = 0;
@@ -543,12 +587,11 @@ static void start_block(void)
         l->tid = t;
         l->warp = t / 32;
         l->lane = t % 32;
-        hpos[t] = -1;
         l->key = order_key(t, ws.nthreads);
         l->vc[l->lane] = 1;
         if (!stacks[t])
             stacks[t] = ws_stack_alloc(stack_size);
-        ws_ctx_prepare(&l->ctx, stacks[t], stack_size, lane_entry);
+        ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
         set_state(l, WS_READY);
         if (ws_cfg.model != WS_LOCKSTEP)
             heap_push(l);

@@ -823,7 +823,8 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 
 /* A hook's access: host code touching device memory is an error; a lane's
  * access is a scheduling point, then checked. */
-void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+static inline __attribute__((always_inline)) void
+access_at(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     if (!ws.cur) {
         if (addr - ws_arena_lo < ws_arena_len)
@@ -833,3 +834,25 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     ws_point_at(pc);
     check_access(addr, size, flags, pc);
 }
+
+void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    access_at(addr, size, flags, pc);
+}
+
+/* The same for the plain reads and writes of 1, 2, 4 and 8 bytes, each
+ * compiled for its own size and kind (most of the checks' branches fold
+ * away). */
+#define ACCESS_FIXED(size)                                                  \
+    void ws_read##size(uintptr_t addr, uintptr_t pc)                        \
+    {                                                                       \
+        access_at(addr, size, 0, pc);                                       \
+    }                                                                       \
+    void ws_write##size(uintptr_t addr, uintptr_t pc)                       \
+    {                                                                       \
+        access_at(addr, size, WS_ACC_WRITE, pc);                            \
+    }
+ACCESS_FIXED(1)
+ACCESS_FIXED(2)
+ACCESS_FIXED(4)
+ACCESS_FIXED(8)

@@ -44,8 +44,27 @@
     ACCESS(prefix##8, 8, flags)                                     \
     ACCESS(prefix##16, 16, flags)
 
-ACCESS_SIZES(__tsan_read, 0)
-ACCESS_SIZES(__tsan_write, WS_ACC_WRITE)
+/* Plain reads and writes of 1 to 8 bytes go to shadow.c's versions for
+ * their size and kind. */
+#define ACCESS_FIXED(name, fixed)                                   \
+    void name(void *a);                                             \
+    void name(void *a)                                              \
+    {                                                               \
+        uintptr_t p = (uintptr_t)a;                                 \
+        if (__builtin_expect(ws_tracked(p), 0))                     \
+            fixed(p, RET());                                        \
+    }
+
+ACCESS_FIXED(__tsan_read1, ws_read1)
+ACCESS_FIXED(__tsan_read2, ws_read2)
+ACCESS_FIXED(__tsan_read4, ws_read4)
+ACCESS_FIXED(__tsan_read8, ws_read8)
+ACCESS(__tsan_read16, 16, 0)
+ACCESS_FIXED(__tsan_write1, ws_write1)
+ACCESS_FIXED(__tsan_write2, ws_write2)
+ACCESS_FIXED(__tsan_write4, ws_write4)
+ACCESS_FIXED(__tsan_write8, ws_write8)
+ACCESS(__tsan_write16, 16, WS_ACC_WRITE)
 ACCESS_SIZES(__tsan_unaligned_read, 0)
 ACCESS_SIZES(__tsan_unaligned_write, WS_ACC_WRITE)
 ACCESS_SIZES(__tsan_volatile_read, WS_ACC_VOLATILE)

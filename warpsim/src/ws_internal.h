@@ -221,6 +221,14 @@ static inline int ws_tracked(uintptr_t p)
 void ws_shadow_init(void);
 void ws_shadow_block_start(void);
 void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
+void ws_read1(uintptr_t addr, uintptr_t pc);   /* ws_access for a plain read */
+void ws_read2(uintptr_t addr, uintptr_t pc);   /* or write of 1, 2, 4, 8 bytes */
+void ws_read4(uintptr_t addr, uintptr_t pc);
+void ws_read8(uintptr_t addr, uintptr_t pc);
+void ws_write1(uintptr_t addr, uintptr_t pc);
+void ws_write2(uintptr_t addr, uintptr_t pc);
+void ws_write4(uintptr_t addr, uintptr_t pc);
+void ws_write8(uintptr_t addr, uintptr_t pc);
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
 void *ws_arena_alloc(size_t bytes, cudaError_t *err);
 int ws_arena_free(void *p);
