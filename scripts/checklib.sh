@@ -32,6 +32,8 @@
 #     expect_* runs are not run: the first is reported as one not ok, the
 #     rest are counted in a # line at the end;
 #   - CHECK_FIRST_FAIL=1 stops at the first failed expectation.
+# CHECK_TIME_LOG=FILE appends each run's seconds, "alone" or "shared" and
+# its command to FILE: where a check's time goes.
 #
 # Side by side: a whole lesson's check (not --only-sync, no CHECK_BUDGET,
 # not CHECK_FIRST_FAIL) runs its expectations CHECK_JOBS at a time (default:
@@ -508,6 +510,7 @@ run_limited() {
     if [ "$TARGET" = gpu ] && [ -n "$CHECK_FLOCK" ]; then
         if [ -n "$CHECK_IN_JOB" ]; then lock=(flock -s "$CHECK_GPU_LOCK"); else lock=(flock -x "$CHECK_GPU_LOCK"); fi
     fi
+    local t0=${EPOCHREALTIME:-}
     if [ -n "$model" ]; then
         RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
                   "${lock[@]}" timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
@@ -515,6 +518,10 @@ run_limited() {
         RUN_OUT=$("${lock[@]}" timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
     fi
     RUN_RC=$?
+    if [ -n "${CHECK_TIME_LOG:-}" ] && [ -n "$t0" ]; then
+        printf '%s\t%s\t%s\n' "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')" \
+            "$([ -n "$CHECK_IN_JOB" ] && echo shared || echo alone)" "${model:+$model }$*" >>"$CHECK_TIME_LOG"
+    fi
     [ "$RUN_RC" -ne 137 ] || RUN_RC=124
 }
 

@@ -4,13 +4,14 @@
 # Exit status 1 if any lesson failed; a skipped check (no GPU) is no failure.
 #
 # `make check` runs LESSON_JOBS lessons at a time (default: on warpsim, no
-# GPU or EMU=1, one per core; on the GPU 4), each lesson's output shown
+# GPU or EMU=1, one per core; on the GPU 1), each lesson's output shown
 # whole, in order, as it ends; each lesson runs its expectations CHECK_JOBS
 # at a time (default: the cores, twice over on warpsim, shared among the
 # lessons running, at least 2). On the GPU the runs whose results depend on timing still have
 # it alone (scripts/checklib.sh: a lock), so that their delays are not
-# disturbed; CHECK_JOBS=1 runs one lesson at a time there. The other
-# targets run one lesson at a time.
+# disturbed: with several lessons at a time they wait for each other's
+# shared runs, which measured slower than one lesson at a time (H100, 16
+# CPUs). The other targets run one lesson at a time.
 set -u
 target=${1:?usage: each-lesson.sh TARGET LESSON_DIR...}
 shift
@@ -30,7 +31,7 @@ if [ "$target" = check ]; then
         # warpsim first, once: the lessons' makes then find it built
         [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
     elif [ "${CHECK_JOBS:-}" != 1 ]; then
-        jobs=${LESSON_JOBS:-4}
+        jobs=${LESSON_JOBS:-1}
         slots=$cores     # a GPU program's run: a process and a GPU context each
         case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
     fi
