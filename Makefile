@@ -49,7 +49,7 @@ TESTS ?= tests
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test:
 	@scripts/need-tools.sh test
-	@TEST_JOBS=$(TEST_JOBS) scripts/test-prep.sh
+	@TEST_JOBS=$(TEST_JOBS) TESTS="$(TESTS)" scripts/test-prep.sh
 	@$(if $(JUNIT),mkdir -p $(JUNIT) &&) rc=$$(mktemp); \
 	{ PARALLEL=--will-cite bats --formatter tap \
 	    $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) --no-parallelize-within-files) \

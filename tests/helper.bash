@@ -20,23 +20,90 @@ need_gpu() { have_gpu || skip "no GPU here (nvidia-smi lists none)"; }
 # checks its commands for every lesson and builds one program that way.
 one_sm() { have_gpu || echo SM=90; }
 
-# build_lesson NAME: builds the warpsim programs of lessons/NAME and its
-# build/verify; where nvcc is, also lessons/NAME on its own, once per test
-# file, in a clean copy of the working tree (no build outputs): make with no
-# target, for one architecture where no GPU answers (see one_sm). Its output and
-# exit status are kept for assert_builds_alone; G is the lesson folder in
-# the copy, where the tests find the GPU programs (build/sync, ...). The
-# programs built for warpsim stay in the working tree, where make check and
-# make docs build and share them.
-build_lesson() {
-    local copy=$BATS_FILE_TMPDIR/clean
-    make -s --no-print-directory -C "$REPO/lessons/$1" emu build/verify >/dev/null
-    have_nvcc || return 0
-    copy_repo "$copy"
-    export G=$copy/lessons/$1
-    # shellcheck disable=SC2046
-    make --no-print-directory -C "$G" $(one_sm) >"$BATS_FILE_TMPDIR/build.log" 2>&1
-    echo $? >"$BATS_FILE_TMPDIR/build.rc"
+# LESSONS_ALONE: where every lesson is built alone with nvcc, from a clean
+# copy of the working tree (no build outputs): make with no target, for one
+# architecture where no GPU answers (see one_sm), lessons side by side
+# (scripts/test-prep.sh --alone, which keeps each lesson's output and exit
+# status for assert_builds_alone). The tests find a lesson's GPU programs in
+# $LESSONS_ALONE/lessons/NAME/build/ (gpu_dir NAME).
+LESSONS_ALONE=$REPO/tests/build/alone
+
+# build_lessons: every lesson's programs for warpsim and its build/verify
+# in the working tree, where make check and make docs build and share
+# them; where nvcc is, also every lesson alone (LESSONS_ALONE), once: not
+# again while it is newer than the sources (make test builds both first,
+# in scripts/test-prep.sh).
+build_lessons() {
+    local name
+    for name in $(lessons); do
+        make -s --no-print-directory -C "$REPO/lessons/$name" emu build/verify >/dev/null || return 1
+    done
+    "$REPO/scripts/test-prep.sh" --alone
+}
+
+# gpu_dir NAME: the folder of lessons/NAME in LESSONS_ALONE.
+gpu_dir() { echo "$LESSONS_ALONE/lessons/$1"; }
+
+# lessons: the names of the lesson folders (lessons/NN-*/), in order;
+# TEST_LESSONS="NN ..." keeps only those numbers (to run a few).
+lessons() {
+    local d n
+    for d in "$REPO"/lessons/[0-9][0-9]-*/; do
+        d=${d%/}; d=${d##*/}
+        if [ -n "${TEST_LESSONS:-}" ]; then
+            for n in $TEST_LESSONS; do [ "${d%%-*}" != "$n" ] || echo "$d"; done
+        else
+            echo "$d"
+        fi
+    done
+}
+
+# lesson_name NN: the folder name of lesson NN (01 -> 01-shfl-reduction).
+lesson_name() {
+    local d
+    for d in "$REPO"/lessons/"$1"-*/; do d=${d%/}; echo "${d##*/}"; return; done
+    return 1
+}
+
+# each_lesson [-j N] FUNC ARGS...: runs `FUNC NAME ARGS...` for every lesson
+# (see lessons), N lessons at a time (default: one per core), each in a
+# subshell under set -e, its output kept apart. Then prints, lesson by
+# lesson in order, a line "---- NAME: ok" or "---- NAME: FAILED (exit
+# status N)" and what that lesson's FUNC printed, and fails naming the
+# lessons that failed. FUNC uses run, assert_* and fail as a test does, on
+# its own lesson; it sees the lesson's folder as $L, its GPU programs'
+# folder as $G, its warpsim programs' as $E.
+each_lesson() {
+    local jobs name rc bad=() out=$BATS_TEST_TMPDIR/each
+    jobs=$(nproc 2>/dev/null || echo 1)
+    if [ "$1" = -j ]; then jobs=$2; shift 2; fi
+    mkdir -p "$out"
+    for name in $(lessons); do
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+        # (set -e holds in FUNC only where its subshell's status is not
+        # tested: no `|| ...` after it)
+        {
+            set +e
+            (
+                set -e
+                L=$REPO/lessons/$name G=$(gpu_dir "$name") E=$REPO/lessons/$name/build/emu
+                "$@" "$name"
+            ) >"$out/$name.out" 2>&1 </dev/null
+            echo "$?" >"$out/$name.rc"
+        } &
+    done
+    wait
+    for name in $(lessons); do
+        rc=$(cat "$out/$name.rc" 2>/dev/null || echo "none")
+        if [ "$rc" = 0 ]; then
+            echo "---- $name: ok"
+        else
+            echo "---- $name: FAILED (exit status $rc)"
+            bad+=("$name")
+        fi
+        sed 's/^/  /' "$out/$name.out"
+    done
+    [ "${#bad[@]}" -eq 0 ] || fail "failed for ${bad[*]}"
 }
 
 # copy_repo DIR: a clean copy of the working tree (no build outputs) in DIR.
@@ -78,20 +145,32 @@ lesson_sandbox() {
     done
 }
 
-# assert_builds_alone NAME PROG...: the build of build_lesson (lessons/NAME
-# alone, from a clean copy) succeeded, printed no warning, and made each
-# build/PROG.
+# assert_builds_alone NAME: lessons/NAME built alone from a clean copy
+# (LESSONS_ALONE) succeeded, printed no warning, and made every program
+# `make` builds there (the prerequisites of its target all, e.g.
+# build/legacy build/sync) and one for every top-level .cu file but
+# harness.cu and a starter (exercise.cu).
 assert_builds_alone() {
-    local prog; shift
-    need_nvcc
-    [ -f "$BATS_FILE_TMPDIR/build.rc" ] || fail "setup_file did not call build_lesson"
-    output=$(cat "$BATS_FILE_TMPDIR/build.log")
+    local name=$1 g prog progs f
+    g=$(gpu_dir "$name")
+    [ -f "$LESSONS_ALONE/$name.rc" ] || fail "$name: no build in $LESSONS_ALONE (scripts/test-prep.sh --alone)"
+    output=$(cat "$LESSONS_ALONE/$name.log")
     echo "$output"
-    assert_equal "$(cat "$BATS_FILE_TMPDIR/build.rc")" 0
+    assert_equal "$(cat "$LESSONS_ALONE/$name.rc")" 0
     refute_output --partial warning
-    for prog in "$@"; do
-        [ -x "$G/build/$prog" ] || fail "no build/$prog"
+    # shellcheck disable=SC2046
+    progs=$(make --no-print-directory -C "$g" -pq all $(one_sm) 2>/dev/null | sed -n 's/^all: //p')
+    [[ " $progs " == *" build/legacy "* && " $progs " == *" build/sync "* ]] ||
+        fail "$name: make all would not build build/legacy and build/sync (it builds: $progs)"
+    for f in "$g"/*.cu; do
+        f=$(basename "$f" .cu)
+        case "$f" in harness|exercise) continue ;; esac
+        [[ " $progs " == *" build/$f "* ]] || fail "$name: make all does not build build/$f from $f.cu"
     done
+    for prog in $progs; do
+        [ -x "$g/$prog" ] || fail "$name: no $prog"
+    done
+    echo "built: $progs"
 }
 
 # assert_check_passes NAME [ARGS...]: make check in lessons/NAME passes, on
@@ -113,23 +192,35 @@ assert_check_passes() {
 # assert_src_check_passes NAME: make check SRC= passes a learner's copy of
 # sync.cu, with the sync expectations only.
 assert_src_check_passes() {
-    cp "$REPO/lessons/$1/sync.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    assert_check_passes "$1" SRC="$BATS_TEST_TMPDIR/mine.cu"
+    mkdir -p "$BATS_TEST_TMPDIR/$1"
+    cp "$REPO/lessons/$1/sync.cu" "$BATS_TEST_TMPDIR/$1/mine.cu"
+    assert_check_passes "$1" SRC="$BATS_TEST_TMPDIR/$1/mine.cu"
     refute_line --partial 'legacy'
 }
 
 # ---- lessons on the harness (harness.cu + device-only lesson files) -------
 
 # assert_device_only NAME: legacy.cu and sync.cu of lessons/NAME include
-# lesson.h and hold device code only: no main, no host calls, no jitter.
+# lesson.h, and they, every other lesson file built with the harness (a
+# top-level .cu that includes lesson.h: cg.cu, the starter exercise.cu) and
+# every .cuh hold device code only: no main, no host calls, no jitter.
 assert_device_only() {
-    local f
+    local d=$REPO/lessons/$1 f files=()
     for f in legacy.cu sync.cu; do
-        run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$REPO/lessons/$1/$f"
-        echo "$f: $output"
-        assert_failure 1
-        grep -q '^#include "lesson.h"' "$REPO/lessons/$1/$f" || fail "$f does not include lesson.h"
+        grep -q '^#include "lesson.h"' "$d/$f" || fail "$1: $f does not include lesson.h"
     done
+    for f in "$d"/*.cu "$d"/*.cuh; do
+        [ -f "$f" ] || continue
+        case "$f" in
+            */harness.cu) continue ;;
+            *.cu) grep -q '^#include "lesson.h"' "$f" || continue ;;
+        esac
+        files+=("${f##*/}")
+        run grep -nE 'main *\(|cudaMalloc|cudaMemcpy|LAUNCH|jitter|printf|lesson_parse' "$f"
+        echo "${f##*/}: $output"
+        assert_failure 1
+    done
+    echo "device code only: ${files[*]}"
 }
 
 # assert_wrong_fixes_rejected NAME: lessons/NAME/wrong/ holds at least five
@@ -152,4 +243,7 @@ assert_wrong_fixes_rejected() {
     # each within the bound, its ok line followed by the locating line
     assert_equal "$(grep -cE '^ok [0-9]+ - wrong/.* rejected in ([0-9]|[1-5][0-9])s ' <<<"$output")" "$n"
     assert_equal "$(grep -A1 '^ok ' <<<"$output" | grep -cE '^# .')" "$n"
+    # each locating line names the file and line, the lanes, or the first
+    # mismatch, not only the exit status
+    refute_line --regexp '^# exit status '
 }

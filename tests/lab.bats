@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# Lab mode: make grade scores learners' files; make doctor describes the machine.
+# Lab mode: make grade scores learners' files; make doctor describes the machine;
+# the top-level make check, check-wrong and bench run the lessons.
 
 setup_file() {
     load helper
@@ -14,9 +15,9 @@ setup() {
     T=$BATS_FILE_TMPDIR/tree
 }
 
-# Two lessons stand for all in the two tests of make grade's score: each
-# lesson's own test file checks its sync.cu and legacy.cu as a learner's
-# file (make check SRC=), which is what grade.sh runs for each lesson.
+# Two lessons stand for all in the two tests of make grade's score:
+# tests/lessons.bats checks every lesson's sync.cu as a learner's file
+# (make check SRC=), which is what grade.sh runs for each lesson.
 # The top-level Makefile grades $(LESSONS) with scripts/grade.sh; here
 # grade.sh grades the two of the sandbox.
 
@@ -174,4 +175,43 @@ print("ok")' "$out/results.json"
     EMU=1 LESSON_JOBS=abc run "$REPO/scripts/each-lesson.sh" check "$t/81-first"
     assert_failure 2
     assert_output 'each-lesson.sh: LESSON_JOBS=abc: a count of lessons, 1 or more'
+}
+
+@test "the top-level make bench without a GPU runs only warpsim's throughput benchmark" {
+    mkdir -p "$BATS_TEST_TMPDIR/ws"
+    printf 'bench:\n\t@echo "model  M acc/s"; echo "its  21.0"\n' >"$BATS_TEST_TMPDIR/ws/Makefile"
+    BENCH_GPU=0 WARPSIM_DIR="$BATS_TEST_TMPDIR/ws" run "$REPO/scripts/bench-all.sh" "$REPO/lessons/06-block-reduce"
+    echo "$output"
+    assert_success
+    assert_line "bench: no GPU found (nvidia-smi lists none): the lessons' benchmarks need one"
+    assert_line '==== warpsim: make bench'
+    assert_line 'warpsim: ok'
+    assert_line '    its  21.0'
+    refute_output --partial '06-block-reduce'
+    rm "$BATS_TEST_TMPDIR/ws/Makefile"
+    BENCH_GPU=0 WARPSIM_DIR="$BATS_TEST_TMPDIR/ws" run "$REPO/scripts/bench-all.sh" "$REPO/lessons/06-block-reduce"
+    assert_success
+    assert_line --partial "warpsim: its throughput benchmark is not available"
+}
+
+@test "the top-level make bench with a GPU runs each lesson's benchmark in order and collects its summary" {
+    local d=$BATS_TEST_TMPDIR/lessons
+    mkdir -p "$d/01-a" "$d/02-b" "$d/03-c"
+    printf 'bench:\n\t@echo timing; echo "summary: 1.01 x CUB"; echo "summary: goal met"\n' >"$d/01-a/Makefile"
+    printf 'bench:\n\t@echo "02-b: no benchmark in this lesson"\n' >"$d/02-b/Makefile"
+    printf 'bench:\n\t@echo "check failed"; exit 1\n' >"$d/03-c/Makefile"
+    mkdir -p "$BATS_TEST_TMPDIR/ws"
+    BENCH_GPU=1 WARPSIM_DIR="$BATS_TEST_TMPDIR/ws" run "$REPO/scripts/bench-all.sh" \
+        "$d/01-a" "$d/02-b" "$d/03-c"
+    echo "$output"
+    assert_failure 1
+    assert_line '==== [1/3] 01-a: make bench'
+    assert_line '==== [3/3] 03-c: make bench'
+    assert_line --regexp '^01-a: ok \([0-9]+s\)$'
+    assert_line '    1.01 x CUB'
+    assert_line '    goal met'
+    assert_line '02-b: no benchmark'
+    assert_line --regexp '^03-c: FAILED \(exit status [0-9]+\)$'
+    assert_line --partial 'warpsim: its throughput benchmark is not available'
+    assert_line 'lessons: 1 benchmarked, 1 failed, 0 skipped, 1 without a benchmark'
 }

@@ -1,0 +1,253 @@
+#!/usr/bin/env bats
+# Every lesson folder (lessons/NN-*/), found here, not listed: its build,
+# command line, harness and build/verify, checker, wrong fixes, make run and
+# make bench. Each test checks every lesson it applies to (each_lesson in
+# tests/helper.bash: several side by side, each lesson's output under its
+# name, a failure naming the lessons that failed); what differs from lesson
+# to lesson comes from the lesson folder: its Makefile (programs, RUN_ARGS,
+# BENCH), its programs' --help (options, demonstrations), its wrong/ folder.
+# A new lesson folder is tested here with no new test file. What is one
+# lesson's own (exact messages, its demonstrations' bugs, its exercise, its
+# benchmark scripts) is in tests/lessons-own.bats.
+# TEST_LESSONS="01 04" runs the tests on those lessons only.
+
+setup_file() {
+    load helper
+    build_lessons
+}
+
+setup() {
+    load helper
+}
+
+# demos PROG: the demonstrations PROG --help lists, one "N NAME" a line.
+demos() {
+    "$1" --help | sed -nE 's/^ +([0-9]+) +([a-z][a-z-]*): .*/\1 \2/p'
+}
+
+# progs_to_test NAME: the lesson's legacy and sync, built for warpsim and,
+# where nvcc is, for the GPU (LESSONS_ALONE).
+progs_to_test() {
+    echo "$E/legacy" "$E/sync"
+    if have_nvcc; then echo "$G/build/legacy" "$G/build/sync"; fi
+}
+
+@test "every lesson builds alone from a clean copy, with no warnings, every program it has" {
+    need_nvcc
+    each_lesson assert_builds_alone
+}
+
+check_help() {
+    local prog opt n k
+    for prog in $(progs_to_test); do
+        run "$prog" --help
+        assert_success
+        for opt in --size --seed --threads --variant --help; do
+            assert_output --partial -- "$opt"
+        done
+        assert_output --partial 'exit status'
+        # the demonstrations, numbered from 1 on
+        n=0
+        while read -r k _; do
+            n=$((n + 1))
+            [ "$k" = "$n" ] || fail "$prog --help: demonstration $k where $n was due"
+        done < <(demos "$prog")
+        [ "$n" -ge 1 ] || fail "$prog --help lists no demonstration (N  name: ...)"
+        echo "$prog --help: $n demonstrations"
+    done
+}
+
+@test "every lesson's programs explain every option, their demonstrations and the exit status (--help)" {
+    each_lesson check_help
+}
+
+check_bad_args() {
+    local prog args k st out=$BATS_TEST_TMPDIR/$1.out err=$BATS_TEST_TMPDIR/$1.err
+    for prog in $(progs_to_test); do
+        k=$(demos "$prog" | wc -l)
+        local list=("-n 0" "-n -5" "-n abc" "-n" "--bogus" "-b 48" "-b 2048" "-k 0" "-k $((k + 1))"
+                    "-k nosuch" "-k bogus" "--variant=nope" "-k" "-s 1x" "-s")
+        if "$prog" --help | grep -q -- --jitter; then list+=("-j -1" "-j abc"); fi
+        if "$prog" --help | grep -q -- --sleepers; then list+=("--sleepers" "--sleepers bogus"); fi
+        for args in "${list[@]}"; do
+            st=0
+            # shellcheck disable=SC2086
+            "$prog" $args >"$out" 2>"$err" </dev/null || st=$?
+            [ "$st" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+                grep -q "^$(basename "$prog"): " "$err" ||
+                fail "$prog $args: exit status $st, stdout '$(cat "$out")', stderr '$(cat "$err")'"
+        done
+        echo "$prog: ${#list[@]} bad argument lists rejected"
+    done
+}
+
+@test "bad arguments give one line on stderr and exit 2, before touching a GPU" {
+    each_lesson check_bad_args
+}
+
+check_by_name() {
+    local n name form by_number status_number
+    while read -r n name; do
+        run --separate-stderr "$E/sync" -k "$n" -n 100
+        by_number=$output status_number=$status
+        assert_line --index 0 --regexp "^sync\.cu (demonstration|variant) $n \($name: "
+        for form in "-k $name" "--variant $name" "--variant=$name"; do
+            # shellcheck disable=SC2086
+            run --separate-stderr "$E/sync" $form -n 100
+            assert_equal "$status" "$status_number"
+            assert_equal "$output" "$by_number"
+        done
+        echo "$n = $name"
+    done < <(demos "$E/sync")
+}
+
+@test "a demonstration chosen by name runs exactly as the same one chosen by number" {
+    each_lesson check_by_name
+}
+
+@test "make check passes, on the GPU or on warpsim where there is none" {
+    each_lesson assert_check_passes
+}
+
+@test "make check SRC= checks a learner's copy of sync.cu" {
+    each_lesson assert_src_check_passes
+}
+
+@test "legacy.cu, sync.cu and the other files on the harness hold device code only: no main, no host calls, no jitter" {
+    each_lesson assert_device_only
+}
+
+check_verdict() {
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    run "$L/build/verify" "$E/sync" -n 1000
+    echo "$output"
+    assert_success
+    assert_line --regexp '^result: ok '
+    assert_equal "$(grep -c '^result:' <<<"$output")" 1
+    # A stand-in that prints a passing line and exits 0 without results.
+    run "$L/build/verify" "$FIXTURES/right.sh" -n 1000
+    echo "$output"
+    assert_failure 1
+    assert_line 'right.sh printed (not the verdict): result: ok (0 of 8 warps wrong)'
+    assert_line --partial 'verify: right.sh exited 0 without writing its results'
+    assert_line 'result: WRONG (no results written)'
+    # The program's own non-zero status passes through.
+    run "$L/build/verify" "$FIXTURES/watchdog.sh"
+    assert_failure 3
+    run "$L/build/verify" "$E/sync" -n abc
+    assert_failure 2
+    run "$L/build/verify"
+    assert_failure 2
+}
+
+@test "build/verify gives the verdict: a result line the program prints is only its words" {
+    each_lesson check_verdict
+}
+
+@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
+    each_lesson assert_wrong_fixes_rejected
+}
+
+# What locates a wrong fix that never ends, where more is known than the
+# generic: in lesson 03 warpsim sees lanes wait in __syncwarp for lanes
+# that spin, every time.
+declare -A NEVER_ENDS_LOCATE=(
+    [03-syncwarp-races]='^# locate: HANG detected: .* at hang-spins\.cu:[0-9]+'
+)
+
+# check_never_ends NAME: make check SRC= of each wrong fix whose kernel
+# never ends (wrong/never-ends*.cu, wrong/hang*.cu) ends within 60 s, with
+# the kernel it was stopped in (one the file defines) or warpsim's hang at
+# a line of the file, and says that the other runs were not run.
+check_never_ends() {
+    local f base kernels start took
+    for f in "$L"/wrong/never-ends*.cu "$L"/wrong/hang*.cu; do
+        [ -f "$f" ] || continue
+        base=$(basename "$f" .cu)
+        kernels=$(sed -nE 's/^__global__ void ([A-Za-z_0-9]+)\(.*/\1/p' "$f" | paste -sd'|')
+        start=$SECONDS
+        run make --no-print-directory -C "$L" check EMU=1 SRC="$f" MINE="$base"
+        took=$((SECONDS - start))
+        echo "$output"
+        echo "wrong/$base.cu: exit status $status in ${took}s"
+        assert_failure
+        [ "$took" -lt 60 ] || fail "wrong/$base.cu: took ${took}s"
+        assert_line --regexp "^# locate: (it never ended: stopped after [0-9]+s in kernel ($kernels)<<<|HANG detected: .* at ${base}\\.cu:[0-9]+)"
+        if [ -n "${NEVER_ENDS_LOCATE[$1]:-}" ]; then
+            assert_line --regexp "${NEVER_ENDS_LOCATE[$1]}"
+        fi
+        assert_line --regexp '^# [0-9]+ more runs not run after a program hung or crashed'
+    done
+}
+
+@test "a check of a file whose kernel never ends ends within 60 s on warpsim" {
+    # they wait for the checker's timeout: all lessons at once
+    each_lesson -j 8 check_never_ends
+}
+
+check_bad_settings() {
+    local args
+    for args in "SRC=does-not-exist.cu" "SRC=/tmp" "EMU=2" "EMU=abc" "PASCAL=2"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr make --no-print-directory -C "$L" check $args
+        echo "$args -> $stderr"
+        assert_failure 2
+        assert_equal "${#stderr_lines[@]}" 1
+        assert_regex "$stderr" "$1: ${args%%=*}="
+    done
+}
+
+@test "SRC= that is no file, and EMU= or PASCAL= other than 1, are one line and exit 2" {
+    each_lesson check_bad_settings
+}
+
+# check_run NAME: make run runs legacy and sync on warpsim with the
+# Makefile's RUN_ARGS, their -n made 64K (one -n), sync right; a program
+# that rejects its arguments fails make run.
+check_run() {
+    local args
+    args=$(sed -n 's/^RUN_ARGS := //p' "$L/Makefile" | sed -E 's/(^| )-n [^ ]+//g; s/^ +//')
+    run make --no-print-directory -C "$L" run
+    echo "$output"
+    assert_success
+    assert_line "\$ build/emu/legacy ${args:+$args }-n 64K"
+    assert_line "\$ build/emu/sync ${args:+$args }-n 64K"
+    assert_equal "$(sed -n '/^\$ build\/emu\/sync /,$p' <<<"$output" | grep -c '^result: ok ')" 1
+    run make --no-print-directory -C "$L" run ARGS="-n abc"
+    assert_failure 2
+}
+
+@test "make run runs on warpsim without a GPU, with one -n, and fails on bad arguments" {
+    have_gpu && skip "a GPU is here: make run uses it"
+    each_lesson check_run
+}
+
+check_jobs() {
+    run make --no-print-directory -C "$L" -pq emu
+    assert_line --regexp "^MAKEFLAGS = .*-j$(nproc)( |$)"
+    run make --no-print-directory -C "$L" -j1 -pq emu
+    assert_line --regexp '^MAKEFLAGS = .*-j1( |$)'
+}
+
+@test "a lesson builds its programs side by side by default, one per core; make -j1 one at a time" {
+    each_lesson check_jobs
+}
+
+# check_bench NAME: without a GPU make bench succeeds and says why nothing
+# was measured: the lesson has no benchmark, or it needs a GPU.
+check_bench() {
+    run make --no-print-directory -C "$L" bench
+    echo "$output"
+    assert_success
+    if grep -q '^BENCH :=' "$L/Makefile"; then
+        assert_line --regexp "^$1: no GPU found \\(nvidia-smi lists none\\): "
+    else
+        assert_line "$1: no benchmark in this lesson"
+    fi
+}
+
+@test "make bench without a GPU says why nothing was measured and succeeds" {
+    have_gpu && skip "a GPU is present: make bench would measure for real"
+    need_nvcc
+    each_lesson check_bench
+}
