@@ -3,7 +3,8 @@
 # `make pascal`. Fake nvcc scripts stand in for CUDA 11.0, 11.8, 12.4 and
 # 13.0, so that every version is tested without installing it; `make -n`
 # shows the commands without running them. Make runs in a copy of the
-# repository, so that the working tree's build/ folders are left alone.
+# repository, so that the working tree's build/ folders are left alone
+# (warpsim aside: the copy links to the working tree's, built beforehand).
 # The tests that need the real CUDA 11.8 skip where it is not installed.
 # Each test runs in its own subshell: what it sets in PATH stays there.
 # shellcheck disable=SC2030,SC2031
@@ -30,6 +31,11 @@ EOF
 setup_file() {
     load helper
     copy_repo "$BATS_FILE_TMPDIR/repo"
+    # warpsim as built for the other tests (scripts/test-prep.sh), not
+    # built again in the copy: what is tested here is the lessons' make
+    make -s --no-print-directory -C "$REPO/warpsim" >/dev/null
+    rm -rf "$BATS_FILE_TMPDIR/repo/warpsim"
+    ln -s "$REPO/warpsim" "$BATS_FILE_TMPDIR/repo/warpsim"
     FAKE=$BATS_FILE_TMPDIR/fake
     mkdir -p "$FAKE/nogpu" "$FAKE/nvcc13"
     fake_nvcc 11.0 35 37 50 52 53 60 61 62 70 72 75 80
