@@ -10,6 +10,9 @@
 # the two builds alternate, REPS times per model; each figure is the median.
 # Both builds must make the same number of accesses and print the same
 # summary of reports: if not, the comparison is not fair, and it says so.
+# A second table gives the CPU time of the same runs (user + system, whole
+# process, startup included), which other jobs on a shared machine disturb
+# less than the kernel's wall-clock time that the first one divides by.
 #
 #   --base COMMIT  the base commit (default $WS_BENCH_BASE, else HEAD^, the
 #                  previous commit); --base none measures this build alone
@@ -106,23 +109,26 @@ base_program() {
     rm -f "$log"
 }
 
-# one PROG MODEL: one run; prints "RATE ACCESSES REPORTS" (REPORTS: the
-# summary line of reports, spaces as underscores).
+# one PROG MODEL: one run; prints "RATE ACCESSES REPORTS CPU" (REPORTS: the
+# summary line of reports, spaces as underscores; CPU: user + system
+# seconds of the process).
 one() {
     local out stats
-    out=$(WARPSIM_MODEL=$2 WARPSIM_STATS=1 "$1" -n "$blocks" -r "$rounds" 2>&1) || {
+    out=$({ TIMEFORMAT='bench.sh-cpu: %3U %3S'
+            time WARPSIM_MODEL=$2 WARPSIM_STATS=1 "$1" -n "$blocks" -r "$rounds" 2>&1; } 2>&1) || {
         echo "bench.sh: $1 failed under $2:" >&2
-        printf '%s\n' "$out" | tail -n 3 >&2
+        printf '%s\n' "$out" | grep -v '^bench.sh-cpu: ' | tail -n 3 >&2
         return 1
     }
     stats=$(grep '^warpsim: stats:' <<<"$out") || {
         echo "bench.sh: $1 printed no 'warpsim: stats:' line under $2" >&2
         return 1
     }
-    printf '%s %s %s\n' \
+    printf '%s %s %s %s\n' \
         "$(sed -n 's/.*: \([0-9.]*\) M accesses\/s$/\1/p' <<<"$stats")" \
         "$(sed -n 's/.* \([0-9]*\) memory accesses.*/\1/p' <<<"$stats")" \
-        "$(grep '^warpsim: [0-9]* race' <<<"$out" | tr ' ' _)"
+        "$(grep '^warpsim: [0-9]* race' <<<"$out" | tr ' ' _)" \
+        "$(awk '/^bench.sh-cpu: / { printf "%.3f", $2 + $3 }' <<<"$out")"
 }
 
 median() {
@@ -142,31 +148,39 @@ else
 fi
 status=0
 summary=()
+cpu_table=()
 for model in lockstep its random; do
-    new=() old=() acc_new='' acc_old='' rep_new='' rep_old=''
+    new=() old=() cpu_new=() cpu_old=() acc_new='' acc_old='' rep_new='' rep_old=''
     for ((i = 0; i < reps; i++)); do
         # alternate which build runs first
         for who in $((i % 2)) $((1 - i % 2)); do
             if [ "$who" = 0 ]; then
                 r=$(one "$prog" "$model") || exit 1
-                read -r rate acc_new rep_new <<<"$r"
+                read -r rate acc_new rep_new cpu <<<"$r"
                 new+=("$rate")
+                cpu_new+=("$cpu")
             elif [ -n "$BASE_PROG" ]; then
                 r=$(one "$BASE_PROG" "$model") || exit 1
-                read -r rate acc_old rep_old <<<"$r"
+                read -r rate acc_old rep_old cpu <<<"$r"
                 old+=("$rate")
+                cpu_old+=("$cpu")
             fi
         done
     done
     m_new=$(printf '%s\n' "${new[@]}" | median)
+    c_new=$(printf '%s\n' "${cpu_new[@]}" | median)
     if [ -z "$BASE_PROG" ]; then
         printf '%-9s %12.2f %12s\n' "$model" "$m_new" "$acc_new"
+        cpu_table+=("$(printf '%-9s %12.3f' "$model" "$c_new")")
         summary+=("warpsim $model: $m_new M accesses/s")
         continue
     fi
     m_old=$(printf '%s\n' "${old[@]}" | median)
+    c_old=$(printf '%s\n' "${cpu_old[@]}" | median)
     ratio=$(awk -v a="$m_new" -v b="$m_old" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    cpu_ratio=$(awk -v a="$c_new" -v b="$c_old" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
     printf '%-9s %12.2f %12.2f %7sx %12s\n' "$model" "$m_old" "$m_new" "$ratio" "$acc_new"
+    cpu_table+=("$(printf '%-9s %12.3f %12.3f %7sx' "$model" "$c_old" "$c_new" "$cpu_ratio")")
     summary+=("warpsim $model: $m_new M accesses/s, ${ratio}x $BASE_NAME's $m_old")
     if [ "$acc_new" != "$acc_old" ]; then
         echo "bench.sh: under $model this build made $acc_new accesses and $BASE_NAME's $acc_old: not the same work" >&2
@@ -177,5 +191,13 @@ for model in lockstep its random; do
         status=1
     fi
 done
+if [ -n "$BASE_PROG" ]; then
+    echo "CPU seconds of the same runs (user + system, whole process), medians; ratio: $BASE_NAME's over this build's"
+    printf '%-9s %12s %12s %8s\n' model "$BASE_NAME" "this build" ratio
+else
+    echo "CPU seconds of the same runs (user + system, whole process), medians"
+    printf '%-9s %12s\n' model "this build"
+fi
+printf '%s\n' "${cpu_table[@]}"
 printf 'summary: %s\n' "${summary[@]}"
 exit "$status"

@@ -558,7 +558,6 @@ static void start_block(void)
     ws.live = ws.nthreads;
     ws.bar_waiting = 0;
     ws.gen = 0;
-    ws.idle_steps = 0;
     ws.progress_step = ws.steps;
     ws.next = NULL;
     for (t = 0; t < ws.nwarps; t++) {

@@ -90,6 +90,9 @@ static char ws_shared_tail[TAIL_BYTES]
 static uint16_t *sh_owner;
 static const ws_var *sh_vars;
 static int sh_nvars;
+/* For each variable, its bytes [lo, hi) as offsets in the section when
+ * every one of them is its own (sh_owner), else an empty range. */
+static uint32_t *sh_var_lo, *sh_var_hi;
 extern char shared_start[] WS_SHARED_START __attribute__((weak));
 extern char ws_shared_head[256] __attribute__((weak));     /* shared_head.c */
 extern char shared_stop[] WS_SHARED_STOP __attribute__((weak));
@@ -140,6 +143,23 @@ void ws_shadow_init(void)
             continue;
         for (; a < e && a < ws_shared_lo + ws_shared_len; a++)
             sh_owner[a - ws_shared_lo] = (uint16_t)(i + 1);
+    }
+    sh_var_lo = calloc((size_t)sh_nvars + 1, sizeof *sh_var_lo);
+    sh_var_hi = calloc((size_t)sh_nvars + 1, sizeof *sh_var_hi);
+    if (!sh_var_lo || !sh_var_hi) {
+        fprintf(stderr, "warpsim: out of host memory\n");
+        exit(2);
+    }
+    for (i = 0; i < sh_nvars && i < 65535; i++) {
+        uintptr_t a = sh_vars[i].addr, e = a + sh_vars[i].size, b;
+        if (a < ws_shared_lo || e > ws_shared_lo + ws_shared_len || e <= a)
+            continue;
+        for (b = a; b < e && sh_owner[b - ws_shared_lo] == (uint16_t)(i + 1); b++)
+            ;
+        if (b == e) {
+            sh_var_lo[i] = (uint32_t)(a - ws_shared_lo);
+            sh_var_hi[i] = (uint32_t)(e - ws_shared_lo);
+        }
     }
 }
 
@@ -481,6 +501,11 @@ shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintpt
     uintptr_t caller = l->depth > 0 && l->depth <= WS_MAX_FRAMES ? l->frames[l->depth - 1] : 0;
     site_var *sv = &site_vars[((pc ^ (caller << 3)) >> 1) & 4095];
     const ws_var *want;
+    /* A site that used its variable at least twice, inside it again: in
+     * bounds, and nothing to learn (hits only tells 1 from 2 or more). */
+    if (sv->pc == pc && sv->caller == caller && sv->hits >= 2 &&
+        off >= sh_var_lo[sv->var - 1] && off + size <= sh_var_hi[sv->var - 1])
+        return 1;
     if (!sh_nvars)
         return 1;
     v0 = off < ws_shared_len ? sh_owner[off] : 0;
@@ -843,12 +868,17 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 /* The same for the plain reads and writes of 1, 2, 4 and 8 bytes, each
  * compiled for its own size and kind (most of the checks' branches fold
  * away). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define NO_SLP
+#endif
 #define ACCESS_FIXED(size)                                                  \
-    void ws_read##size(uintptr_t addr, uintptr_t pc)                        \
+    NO_SLP void ws_read##size(uintptr_t addr, uintptr_t pc)                 \
     {                                                                       \
         access_at(addr, size, 0, pc);                                       \
     }                                                                       \
-    void ws_write##size(uintptr_t addr, uintptr_t pc)                       \
+    NO_SLP void ws_write##size(uintptr_t addr, uintptr_t pc)                \
     {                                                                       \
         access_at(addr, size, WS_ACC_WRITE, pc);                            \
     }

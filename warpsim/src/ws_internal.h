@@ -169,7 +169,7 @@ typedef struct ws_run {
     uint32_t gen;                 /* __syncthreads completed in this block */
     ws_ctx sched;
     ws_lane *next;                /* random: the lane to run next */
-    uint64_t steps, idle_steps;   /* idle: steps since the block last progressed */
+    uint64_t steps;               /* steps less progress_step: since the block last progressed */
     int trace_warp;               /* the warp being drawn in this block, or -1 */
     uint64_t progress_step;       /* steps when the block last progressed */
     /* statistics */
@@ -182,7 +182,6 @@ extern ws_run ws;
 void ws_point(uintptr_t pc);                 /* a scheduling point */
 static inline void ws_progress(void)         /* the block did something */
 {
-    ws.idle_steps = 0;
     ws.progress_step = ws.steps;
 }
 void ws_block(void);                         /* wait until released */
@@ -320,11 +319,12 @@ static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
 static inline void ws_point_at(uintptr_t pc)
 {
     ws_lane *l = ws.cur;
+    uint64_t idle;                /* steps since the block last progressed */
     l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
     l->pc = pc;
     if (__builtin_expect(l->warp == ws.trace_warp, 0))
         ws_trace_point(l, pc);
-    ws.steps++;
+    idle = ++ws.steps - ws.progress_step;
     /* (Each branch stores what it decides and reads back nothing it has
      * just stored: a load of a field that a wider store has just written
      * stalls the processor.) */
@@ -337,11 +337,11 @@ static inline void ws_point_at(uintptr_t pc)
     } else {
         ws_widen(&l->spin_lo, &l->spin_hi, pc);
     }
-    if (__builtin_expect(++ws.idle_steps > ws_cfg.spin_limit, 0))
+    if (__builtin_expect(idle > ws_cfg.spin_limit, 0))
         ws_hang(WS_HANG_SPIN);
     /* Livelock: steps taken while the block keeps making progress (a lane
      * that only polls is the spin limit's business). */
-    if (ws.idle_steps < 4096) {
+    if (idle < 4096) {
         if ((++l->steps & 4095) == 0) { /* the loop it is in */
             l->loop_lo = l->loop_hi = pc;
         } else {
