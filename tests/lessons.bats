@@ -14,6 +14,10 @@
 setup_file() {
     load helper
     build_lessons
+    # The checks of the wrong fixes that never end wait for the checker's
+    # timeout: they start now, all at once, and run while the first tests
+    # do; their test reads what they printed (check_never_ends).
+    start_never_ends
 }
 
 setup() {
@@ -151,27 +155,58 @@ check_verdict() {
 # What locates a wrong fix that never ends, where more is known than the
 # generic: in lesson 03 warpsim sees lanes wait in __syncwarp for lanes
 # that spin, every time.
-declare -A NEVER_ENDS_LOCATE=(
+declare -gA NEVER_ENDS_LOCATE=(
     [03-syncwarp-races]='^# locate: HANG detected: .* at hang-spins\.cu:[0-9]+'
 )
 
+# never_ends NAME: the wrong fixes of lessons/NAME whose kernel never ends
+# (wrong/never-ends*.cu, wrong/hang*.cu).
+never_ends() {
+    local f
+    for f in "$REPO/lessons/$1"/wrong/never-ends*.cu "$REPO/lessons/$1"/wrong/hang*.cu; do
+        [ ! -f "$f" ] || echo "$f"
+    done
+}
+
+# start_never_ends: for each lesson's never_ends file F, in the background,
+# make check SRC=F (built as build/emu/F's name), its output and "STATUS
+# SECONDS" kept in $BATS_FILE_TMPDIR/never-ends/LESSON-F.out and .rc.
+start_never_ends() {
+    local name f d=$BATS_FILE_TMPDIR/never-ends
+    mkdir -p "$d"
+    for name in $(lessons); do
+        for f in $(never_ends "$name"); do
+            (
+                start=$SECONDS rc=0
+                make --no-print-directory -C "$REPO/lessons/$name" check EMU=1 SRC="$f" \
+                    MINE="$(basename "$f" .cu)" >"$d/$name-$(basename "$f" .cu).out" 2>&1 || rc=$?
+                echo "$rc $((SECONDS - start))" >"$d/$name-$(basename "$f" .cu).rc"
+            ) </dev/null >/dev/null 2>&1 3>&- &
+        done
+    done
+}
+
 # check_never_ends NAME: make check SRC= of each wrong fix whose kernel
-# never ends (wrong/never-ends*.cu, wrong/hang*.cu) ends within 60 s, with
-# the kernel it was stopped in (one the file defines) or warpsim's hang at
-# a line of the file, and says that the other runs were not run.
+# never ends (never_ends, started by start_never_ends) ended within 60 s,
+# with the kernel it was stopped in (one the file defines) or warpsim's
+# hang at a line of the file, and said that the other runs were not run.
 check_never_ends() {
-    local f base kernels start took
-    for f in "$L"/wrong/never-ends*.cu "$L"/wrong/hang*.cu; do
-        [ -f "$f" ] || continue
+    local f base kernels took i d=$BATS_FILE_TMPDIR/never-ends
+    for f in $(never_ends "$1"); do
         base=$(basename "$f" .cu)
-        kernels=$(sed -nE 's/^__global__ void ([A-Za-z_0-9]+)\(.*/\1/p' "$f" | paste -sd'|')
-        start=$SECONDS
-        run make --no-print-directory -C "$L" check EMU=1 SRC="$f" MINE="$base"
-        took=$((SECONDS - start))
+        for ((i = 0; i < 120; i++)); do
+            [ ! -s "$d/$1-$base.rc" ] || break
+            sleep 1
+        done
+        [ -s "$d/$1-$base.rc" ] || fail "wrong/$base.cu: no end of its check after 120 s here"
+        read -r status took <"$d/$1-$base.rc"
+        output=$(cat "$d/$1-$base.out")
+        mapfile -t lines <"$d/$1-$base.out"
         echo "$output"
         echo "wrong/$base.cu: exit status $status in ${took}s"
         assert_failure
         [ "$took" -lt 60 ] || fail "wrong/$base.cu: took ${took}s"
+        kernels=$(sed -nE 's/^__global__ void ([A-Za-z_0-9]+)\(.*/\1/p' "$f" | paste -sd'|')
         assert_line --regexp "^# locate: (it never ended: stopped after [0-9]+s in kernel ($kernels)<<<|HANG detected: .* at ${base}\\.cu:[0-9]+)"
         if [ -n "${NEVER_ENDS_LOCATE[$1]:-}" ]; then
             assert_line --regexp "${NEVER_ENDS_LOCATE[$1]}"
@@ -181,7 +216,7 @@ check_never_ends() {
 }
 
 @test "a check of a file whose kernel never ends ends within 60 s on warpsim" {
-    # they wait for the checker's timeout: all lessons at once
+    [ -d "$BATS_FILE_TMPDIR/never-ends" ] || start_never_ends
     each_lesson -j 8 check_never_ends
 }
 
