@@ -44,8 +44,12 @@ compat:
 # then the files run side by side, TEST_JOBS at a time (default: one per
 # core; GNU parallel), each file's tests in order. The TAP output ends with
 # one line, "N passed, N failed" (", N skipped" when some were), counted
-# from the TAP lines; the exit status is bats's.
-TESTS ?= tests
+# from the TAP lines; the exit status is bats's. The longest files start
+# first (TEST_FIRST), so that the last ones to start are short.
+TEST_FIRST := tests/lessons.bats tests/toolkit.bats tests/browser.bats tests/docs.bats \
+              tests/warpsim-portable.bats tests/lessons-own.bats tests/lab.bats
+TEST_FILES := $(wildcard tests/*.bats)
+TESTS ?= $(filter $(TEST_FILES),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(sort $(TEST_FILES)))
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test:
 	@scripts/need-tools.sh test
