@@ -300,7 +300,7 @@ static inline void lane_start(ws_lane *l)
 
 /* ws_yield under lockstep: the lane stops, the next lane of the step (of
  * the same warp) starts, with one update of the warp's masks. */
-static inline void lockstep_yield(ws_lane *l)
+static inline __attribute__((always_inline)) void lockstep_yield(ws_lane *l)
 {
     ws_warp *w = &ws.warps[l->warp];
     unsigned lbit = 1u << l->lane, nbit;
@@ -337,13 +337,10 @@ static inline void lockstep_yield(ws_lane *l)
     ws_ctx_switch(&l->ctx, &ws.sched);
 }
 
-void ws_yield(void)
+/* ws_yield for its and random (l: the running lane). */
+static inline __attribute__((always_inline)) void heap_yield(ws_lane *l)
 {
-    ws_lane *l = ws.cur, *n;
-    if (ws_cfg.model == WS_LOCKSTEP) {
-        lockstep_yield(l);
-        return;
-    }
+    ws_lane *n;
     lane_stopped(l);
     n = next_lane();
     if (n == l) {
@@ -358,6 +355,15 @@ void ws_yield(void)
     ws.cur = NULL;
     ws_self = &host_coords;
     ws_ctx_switch(&l->ctx, &ws.sched);
+}
+
+void ws_yield(void)
+{
+    ws_lane *l = ws.cur;
+    if (ws_cfg.model == WS_LOCKSTEP)
+        lockstep_yield(l);
+    else
+        heap_yield(l);
 }
 
 /* Called by a lane that set its state to a wait: returns once released. */
@@ -423,7 +429,7 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
         prefetch_stack(c);
         heap_remove_at(ci);
         ws.next = c;
-        ws_yield();
+        heap_yield(l);
     }
 }
 
@@ -432,7 +438,7 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
 void ws_point_model(ws_lane *l)
 {
     if (ws_cfg.model == WS_LOCKSTEP)
-        ws_yield();
+        lockstep_yield(l);
     else
         random_point(l);
 }
