@@ -8,9 +8,10 @@
 #   pictures/ (docs/pictures.sh: every demonstration of docs/pictures.list
 #   drawn by warpsim from real runs, appended to its lesson's page as a
 #   section "Pictures of the runs", each captioned with the list's LOOK and
-#   FIX, what to look at in it; the handout shows the lesson's first
-#   demonstration, legacy.cu under its drawn short for A4, across the page;
-#   a handout that would pass MAX_PAGES with it fails the build);
+#   FIX, what to look at in it: lockstep and its as two pictures in a row
+#   that wraps, then the fix; the handout shows every demonstration too,
+#   legacy.cu under its cut to the rows around its first race; a handout
+#   that would pass MAX_PAGES with them fails the build);
 #   handouts/NN-name.pdf (A4, at most MAX_PAGES pages each) and
 #   handouts/workbook.pdf (every lesson and page, with a table of contents).
 # Pages come from the lesson READMEs and docs/pages/*.md through Pandoc with
@@ -166,7 +167,8 @@ list=$out/.frag/lesson-list.md
 } >"$list"
 
 # The pictures: real runs on warpsim, three per line of docs/pictures.list
-# (legacy lockstep | its, sync, and the handout's).
+# (legacy lockstep | its, sync, and a short its run), and the forms that the
+# pages and the handouts show, cut from them (docs/trace_svg.py).
 echo "  PICS    pictures/ (docs/pictures.sh)"
 if ! "$docs/pictures.sh" -o "$out/pictures" >"$out/.meta/pictures.log" 2>&1; then
     cat "$out/.meta/pictures.log" >&2
@@ -181,29 +183,19 @@ trim() { local t=$1; t=${t#"${t%%[![:space:]]*}"}; printf '%s' "${t%"${t##*[![:s
 html_esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g' <<<"$1"; }
 
 # pictures_md LESSON SITE PRINT: the section "Pictures of the runs" for the
-# lesson's page (SITE: every picture, linked to the full-size file, each
-# captioned with what to look at in it, docs/pictures.list's LOOK and FIX)
-# and for its handout and the workbook (PRINT: one demonstration's legacy.cu
-# under its, drawn short for A4, with the same LOOK: the first whose short
-# picture marks a race, or the first). Nothing if docs/pictures.list has no
-# line for the lesson.
+# lesson's page (SITE) and for its handout and the workbook (PRINT), one
+# subsection per line of docs/pictures.list for the lesson, each captioned
+# with what to look at in it (the list's LOOK, and FIX for the fix).
+# SITE: legacy.cu under lockstep and under its as two pictures in a row that
+# wraps (one under the other on a phone, side by side on a wide screen),
+# then sync.cu under its, each linked to its full-size file; PRINT: legacy.cu
+# under its cut to the rows around its first race, short enough that a
+# lesson's demonstrations all fit its four A4 pages. Both open with the
+# legend as text (templates/trace-legend.html): the pictures shown leave
+# theirs out. Nothing if docs/pictures.list has no line for the lesson.
 pictures_md() {
-    local lesson=$1 site=$2 print=$3 l name args title steps look fix n=0 cmd
-    local how_legacy how_sync shown='' total
-    total=$(grep -c "^$lesson |" "$docs/pictures.list")
-    while IFS='|' read -r l name _ || [ -n "$l" ]; do
-        l=$(trim "$l") name=$(trim "$name")
-        [ "$l" = "$lesson" ] || continue
-        [ -n "$shown" ] || shown=$name
-        if grep -q 'race 1 on' "$out/pictures/$l-$name.print.svg" 2>/dev/null; then
-            shown=$name
-            break
-        fi
-    done < <(grep -v '^#' "$docs/pictures.list")
-    how_legacy="Left, warpsim's lockstep model: the warp as pre-Volta GPUs ran it. Right, its"
-    how_legacy="$how_legacy (independent thread scheduling): the same run with lanes apart, as Volta and later may run it."
-    how_legacy="$how_legacy Time goes down, one column per lane; races are circled crosses at both accesses, listed under the run."
-    how_sync="The fix, sync.cu, under its with the same input."
+    local lesson=$1 site=$2 print=$3 l name args title steps look fix n=0 cmd legend
+    legend=$(sed '/^<!--/,/-->$/d' "$docs/templates/trace-legend.html")
     rm -f "$site" "$print"
     while IFS='|' read -r l name args title steps look fix || [ -n "$l" ]; do
         case "$l" in ''|'#'*) continue ;; esac
@@ -217,41 +209,61 @@ pictures_md() {
                 echo; echo "## Pictures of the runs"; echo
                 echo "Drawn by \`make docs\` from real runs of this lesson's programs on warpsim"
                 echo "(docs/pictures.sh, one line of docs/pictures.list each): warp 0 of block 0"
-                echo "in the program's first launch; where a run is long, grey bands stand for the"
-                echo "rows left out, and the rows around each race are kept. To draw one yourself,"
-                echo "run the command under it from the repository's root and open \`mine.svg\` in a"
-                echo "browser; the same works for your own copy (\`build/emu/mine\` after"
-                echo "\`make check SRC=mine.cu\`)."
+                echo "in the program's first launch, a column per lane, time going down. Each"
+                echo "demonstration shows legacy.cu under warpsim's lockstep model (the warp as"
+                echo "pre-Volta GPUs ran it) and under its (independent thread scheduling, lanes"
+                echo "apart, as Volta and later may run it), then the fix, sync.cu, under its."
+                echo "Where a run is long, grey bands stand for the rows left out, and the rows"
+                echo "around each race are kept. Select a picture for its full-size file (both runs"
+                echo "side by side, with the legend). To draw one yourself, run the command under"
+                echo "it from the repository's root and open \`mine.svg\` in a browser; the same"
+                echo "works for your own copy (\`build/emu/mine\` after \`make check SRC=mine.cu\`)."
+                echo
+                echo '```{=html}'
+                echo "$legend"
+                echo '```'
                 echo
             } >"$site"
             {
                 echo; echo "## Pictures of the runs"; echo
+                echo "Real runs on warpsim (\`make docs\`): legacy.cu under its, warp 0 of block 0, a"
+                echo "column per lane, time going down, cut to the rows around the first race (or"
+                echo "the first collective; a grey bar: rows not shown). The lesson's page shows each"
+                echo "run whole, lockstep beside its, and the fix. Draw one (after \`make -C lessons/$l emu\`):"
+                echo "\`warpsim/build/warpsim --trace mine.svg --model its lessons/$l/build/emu/legacy\`"
+                echo "and the arguments under its picture."
+                echo
+                echo '```{=html}'
+                echo "$legend"
+                echo '```'
+                echo
             } >"$print"
         fi
         {
             echo "### ${title#Lesson [0-9][0-9]: }"
             echo
             echo '```{=html}'
-            echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under lockstep and under its\"></a>"
-            echo "<figcaption><strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") <span class=\"how\">$how_legacy</span> (<a href=\"pictures/$l-$name.svg\">full size</a>)</figcaption></figure>"
-            echo "<figure class=\"trace\"><a href=\"pictures/$l-$name.sync.svg\"><img src=\"pictures/$l-$name.sync.svg\" alt=\"warpsim picture: the same demonstration, sync.cu under its\"></a>"
-            echo "<figcaption>$how_sync $(html_esc "$fix") (<a href=\"pictures/$l-$name.sync.svg\">full size</a>)</figcaption></figure>"
+            echo "<div class=\"trace-runs\">"
+            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.lockstep.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under lockstep\"></a><figcaption>legacy.cu under lockstep</figcaption></figure>"
+            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.its.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under its\"></a><figcaption>legacy.cu under its</figcaption></figure>"
+            echo "</div>"
+            echo "<p class=\"trace-caption\"><strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") (<a href=\"pictures/$l-$name.svg\">full size, lockstep | its</a>)</p>"
+            echo "<div class=\"trace-runs\">"
+            echo "<figure class=\"trace run fix\"><a href=\"pictures/$l-$name.sync.svg\"><img src=\"pictures/$l-$name.fix.svg\" alt=\"warpsim picture: the same demonstration, sync.cu under its\"></a>"
+            echo "<figcaption>The fix, sync.cu, under its with the same input. $(html_esc "$fix") (<a href=\"pictures/$l-$name.sync.svg\">full size</a>)</figcaption></figure>"
+            echo "</div>"
             echo '```'
             echo
             echo "Draw it: \`$cmd\` (the fix: \`build/emu/sync\` and \`--model its\`)."
             echo
         } >>"$site"
-        if [ "$name" = "$shown" ]; then
-            {
-                echo "### ${title#Lesson [0-9][0-9]: }"
-                echo
-                echo '```{=html}'
-                echo "<figure class=\"trace print\"><img src=\"pictures/$l-$name.print.svg\" alt=\"warpsim picture: legacy.cu under its\">"
-                echo "<figcaption>warpsim draws this lesson's demonstrations from real runs (<code>make docs</code>; the lesson's page on the site shows all $total, lockstep beside its, and the fix). Here legacy.cu under its, a column per lane, time going down; grey bands are rows left out. <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") Draw it: <code>$(html_esc "$cmd")</code>.</figcaption></figure>"
-                echo '```'
-                echo
-            } >>"$print"
-        fi
+        {
+            echo '```{=html}'
+            echo "<figure class=\"trace print\"><img src=\"pictures/$l-$name.print.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under its, the rows around the first race\">"
+            echo "<figcaption><strong>$(html_esc "${title#Lesson [0-9][0-9]: }")</strong> (<code>legacy $(html_esc "$args")</code>). <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}")</figcaption></figure>"
+            echo '```'
+            echo
+        } >>"$print"
     done <"$docs/pictures.list"
 }
 

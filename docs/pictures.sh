@@ -4,10 +4,17 @@
 #
 #   LESSON-NAME.svg        legacy under lockstep (left) beside legacy under its
 #   LESSON-NAME.sync.svg   sync, the fixed version, under its
-#   LESSON-NAME.print.svg  legacy under its alone, at most 220 px of rows
-#                          (WARPSIM_TRACE_HEIGHT; the rows around its races
-#                          first): short and wide enough to read on an A4
-#                          handout
+# and from those, with docs/trace_svg.py (nothing redrawn):
+#   LESSON-NAME.lockstep.svg, LESSON-NAME.its.svg, LESSON-NAME.fix.svg
+#                          the same three runs each alone, without the
+#                          legend (the site's page shows one as text), for
+#                          a row of pictures that wraps on a phone
+#   LESSON-NAME.print.svg  legacy under its cut to the rows around its first
+#                          race (or a collective that LOOK names), its text
+#                          enlarged, for the A4 handout: where it has races,
+#                          from a third run drawn with at most 220 px of rows
+#                          (WARPSIM_TRACE_HEIGHT), which keeps the rows
+#                          around the races first
 #
 # Each run records STEPS lane steps (--trace-steps, the list's fifth field;
 # default 400): fewer make a shorter picture where the story is told early.
@@ -98,7 +105,7 @@ while IFS= read -r line || [ -n "$line" ]; do
         case $prog in
             legacy) svg=$out/$lesson-$name.svg models=(--trace-models lockstep,its) ;;
             sync) svg=$out/$lesson-$name.sync.svg models=(--model its) ;;
-            print) svg=$out/$lesson-$name.print.svg models=(--model its) ;;
+            print) svg=$out/.$lesson-$name.short.svg models=(--model its) ;;
         esac
         rm -f "$svg"
         if [ ! -x "$bin" ]; then
@@ -118,8 +125,19 @@ while IFS= read -r line || [ -n "$line" ]; do
                         n=$((n + 1)) ;;
                 sync) echo "$(basename "$svg"): $title (sync.cu, the fix, under its)"
                       n=$((n + 1)) ;;
-                print) echo "$(basename "$svg"): $title (legacy.cu under its, for the handout)"
-                       np=$((np + 1)) ;;
+                print) if python3 "$top/docs/trace_svg.py" split "$out/$lesson-$name.svg" \
+                              "$out/$lesson-$name.lockstep.svg" "$out/$lesson-$name.its.svg" &&
+                          python3 "$top/docs/trace_svg.py" panel "$out/$lesson-$name.sync.svg" \
+                              "$out/$lesson-$name.fix.svg" &&
+                          python3 "$top/docs/trace_svg.py" print "$out/$lesson-$name.svg" "$svg" \
+                              "$out/$lesson-$name.print.svg" --look "$look"; then
+                           echo "$lesson-$name.{lockstep,its,fix,print}.svg: $title (each run alone; the handout's)"
+                           np=$((np + 1))
+                       else
+                           echo "pictures.sh: $lesson $name: docs/trace_svg.py could not cut the pictures" >&2
+                           failed=$((failed + 1))
+                       fi
+                       rm -f "$svg" ;;
             esac
         else
             echo "pictures.sh: $lesson $name: $prog $args drew no picture" >&2

@@ -27,13 +27,19 @@ write_checker() {
     cat >"$1" <<'PY'
 """Opens the built site in headless Chromium and checks what a reader sees.
 
-usage: browser.py SITE_DIR [--shots DIR] [--search WORD:PAGE]...
+usage: browser.py SITE_DIR [--shots DIR] [--search WORD:PAGE]... [--wide PAGE]...
 
 For every top-level page of SITE_DIR, at 390 px (a phone) and 1280 px:
 the page must not scroll sideways as a whole (the root's scrollWidth is at
 most the viewport's width), every <img> must have loaded, and the page
-title must be larger than every section heading. For every
+title must be larger than every section heading. warpsim's pictures
+(figure.trace) must each fit the viewport; at 390 px the runs of a row
+(div.trace-runs) must stand one under the other, and at 1280 px each
+picture must be shown at 80% of its size or more. For every
 --search WORD:PAGE, search.html?q=WORD must list a result linking to PAGE.
+For every --wide PAGE, at 2100 px the first row of runs of PAGE must show
+its two pictures side by side, each at 80% of its size or more (with
+--wide, the pages are not checked at 390 and 1280 px).
 --shots DIR saves a screenshot of each page at each width there.
 Prints one TAP line per check; exit status 0 all passed, 1 one failed,
 2 bad usage or no browser.
@@ -52,6 +58,22 @@ except ImportError:
     sys.exit(2)
 
 WIDTHS = (390, 1280)
+# warpsim's pictures on a page: how many; those reaching out of the
+# viewport; rows of runs whose pictures stand side by side; pictures shown
+# at less than 80% of their size
+PICTURES = """
+const vw = document.documentElement.clientWidth;
+const imgs = Array.from(document.querySelectorAll('figure.trace img'));
+const name = i => i.getAttribute('src');
+const outside = imgs.filter(i => { const r = i.getBoundingClientRect();
+  return r.left < -1 || r.right > vw + 1; }).map(name);
+const small = imgs.filter(i => i.getBoundingClientRect().width < 0.8 * i.naturalWidth).map(name);
+const beside = Array.from(document.querySelectorAll('div.trace-runs')).filter(row => {
+  const r = Array.from(row.querySelectorAll('figure.trace')).map(f => f.getBoundingClientRect());
+  return r.some((a, k) => k > 0 && a.top < r[k - 1].bottom - 1); })
+  .map(row => name(row.querySelector('img')));
+return {n: imgs.length, vw: vw, outside: outside, small: small, beside: beside};
+"""
 
 
 def driver():
@@ -74,7 +96,7 @@ def main(argv):
         print(__doc__)
         return 0 if args else 2
     site = os.path.abspath(args.pop(0))
-    shots, searches = None, []
+    shots, searches, wides = None, [], []
     while args:
         a = args.pop(0)
         if a == "--shots" and args:
@@ -82,6 +104,8 @@ def main(argv):
             os.makedirs(shots, exist_ok=True)
         elif a == "--search" and args and ":" in args[0]:
             searches.append(args.pop(0).split(":", 1))
+        elif a == "--wide" and args:
+            wides.append(args.pop(0))
         else:
             print(f"browser.py: bad argument {a!r}", file=sys.stderr)
             return 2
@@ -102,7 +126,7 @@ def main(argv):
             print("# " + detail)
 
     try:
-        for width in WIDTHS:
+        for width in WIDTHS if not wides else ():
             set_width(d, width)
             for page in pages:
                 d.get("file://" + os.path.join(site, page))
@@ -135,8 +159,40 @@ def main(argv):
                 check(title > max(heads, default=0),
                       f"{page} at {width} px: the title is larger than every section heading",
                       f"title {title}px, headings up to {max(heads, default=0)}px")
+                pics = d.execute_script(PICTURES)
+                if pics["n"]:
+                    check(not pics["outside"], f"{page} at {width} px: every picture fits the viewport",
+                          f"wider than {pics['vw']} px: {pics['outside'][:3]}")
+                    if width < 600:
+                        check(not pics["beside"], f"{page} at {width} px: the runs stand one under the other",
+                              f"side by side: {pics['beside'][:3]}")
+                    else:
+                        check(not pics["small"], f"{page} at {width} px: every picture at 80% of its size or more",
+                              f"shown smaller: {pics['small'][:3]}")
                 if shots:
                     d.save_screenshot(os.path.join(shots, f"{page[:-5]}-{width}.png"))
+                    if pics["n"] and page[0].isdigit():
+                        # the first row of runs, as the reader scrolls to it
+                        d.execute_script("document.querySelector('div.trace-runs').scrollIntoView()")
+                        d.save_screenshot(os.path.join(shots, f"{page[:-5]}-{width}-pictures.png"))
+        set_width(d, 2100)
+        for page in wides:
+            d.get("file://" + os.path.join(site, page))
+            for _ in range(50):
+                if d.execute_script("return Array.from(document.images).every(i => i.complete)"):
+                    break
+                time.sleep(0.1)
+            row = d.execute_script(
+                "const f = Array.from(document.querySelectorAll('div.trace-runs')[0]"
+                "  .querySelectorAll('figure.trace img'));"
+                "return f.map(i => { const r = i.getBoundingClientRect();"
+                "  return [r.top, r.width, i.naturalWidth]; });")
+            ok = (len(row) == 2 and abs(row[0][0] - row[1][0]) < 1
+                  and all(w >= 0.8 * nw for _, w, nw in row))
+            check(ok, f"{page} at 2100 px: lockstep and its side by side", f"pictures: {row}")
+            if shots:
+                d.execute_script("document.querySelector('div.trace-runs').scrollIntoView()")
+                d.save_screenshot(os.path.join(shots, f"{page[:-5]}-2100-pictures.png"))
         set_width(d, 1280)
         for word, target in searches:
             url = "file://" + os.path.join(site, "search.html") + "?q=" + urllib.parse.quote(word)
@@ -172,10 +228,22 @@ PY
     assert_line --regexp '^ok [0-9]+ - index.html at 390 px: the page does not scroll sideways$'
     assert_line --regexp '^ok [0-9]+ - 04-match-any.html at 1280 px: every image loads$'
     # the lesson pages hold warpsim's pictures (docs/pictures.sh), SVG files
-    grep -q '<img src="pictures/01-shfl-reduction-tree.svg"' "$B/01-shfl-reduction.html"
+    grep -q '<img src="pictures/01-shfl-reduction-tree.its.svg"' "$B/01-shfl-reduction.html"
     assert_line --regexp '^ok [0-9]+ - 01-shfl-reduction.html at 390 px: every image loads$'
     assert_line --regexp '^ok [0-9]+ - 01-shfl-reduction.html at 390 px: the page does not scroll sideways$'
+    # each run a picture of its own: on a phone within the screen, one under
+    # the other; at 1280 px near their full size
+    assert_line --regexp '^ok [0-9]+ - 01-shfl-reduction.html at 390 px: every picture fits the viewport$'
+    assert_line --regexp '^ok [0-9]+ - 03-syncwarp-races.html at 390 px: the runs stand one under the other$'
+    assert_line --regexp '^ok [0-9]+ - 03-syncwarp-races.html at 1280 px: every picture at 80% of its size or more$'
     refute_line --partial 'not ok'
+}
+
+@test "on a wide screen a demonstration's two runs stand side by side" {
+    run "${CHECK[@]}" "$B" --wide 02-ballot-mask.html --shots "${BROWSER_SHOTS:-$BATS_TEST_TMPDIR/shots}"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^ok [0-9]+ - 02-ballot-mask.html at 2100 px: lockstep and its side by side$'
 }
 
 @test "search finds a lesson by a word from its text" {

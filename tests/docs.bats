@@ -313,19 +313,33 @@ PY
     assert_output --partial '--report-formatter junit --output reports'
 }
 
-@test "every demonstration in docs/pictures.list has its two pictures on its lesson page, and one in the handout" {
+@test "every demonstration in docs/pictures.list has its pictures on its lesson page: lockstep and its apart, the fix, each linked to its full size" {
     local n=0
     while IFS='|' read -r lesson name _ title; do
         case "$lesson" in ''|'#'*) continue ;; esac
         lesson=${lesson// /} name=${name// /}
         [ -f "$REPO/lessons/$lesson/README.md" ] || continue
-        for svg in "$lesson-$name.svg" "$lesson-$name.sync.svg"; do
+        for svg in "$lesson-$name".{svg,sync.svg,lockstep.svg,its.svg,fix.svg}; do
             [ -s "$B/pictures/$svg" ] || fail "no picture $svg"
             grep -q '</svg>' "$B/pictures/$svg" || fail "$svg is not a whole SVG"
-            grep -q "<img src=\"pictures/$svg\"" "$B/$lesson.html" || fail "$lesson.html does not show $svg"
         done
+        # the full-size files: both runs side by side, and the fix, with warpsim's legend
         grep -q 'model lockstep' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no lockstep run"
         grep -q 'model its' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no its run"
+        grep -q '>Legend<' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no legend"
+        # the page: each run a picture of its own, without the legend, linked to the full size
+        grep -q 'model lockstep' "$B/pictures/$lesson-$name.lockstep.svg" || fail "$lesson-$name.lockstep.svg: no lockstep run"
+        grep -q 'model its' "$B/pictures/$lesson-$name.lockstep.svg" && fail "$lesson-$name.lockstep.svg holds the its run too"
+        grep -q 'model its' "$B/pictures/$lesson-$name.its.svg" || fail "$lesson-$name.its.svg: no its run"
+        grep -q 'model lockstep' "$B/pictures/$lesson-$name.its.svg" && fail "$lesson-$name.its.svg holds the lockstep run too"
+        for svg in "$lesson-$name".{lockstep,its,fix}.svg; do
+            grep -q '>Legend<' "$B/pictures/$svg" && fail "$svg still has its legend"
+            grep -q "<img src=\"pictures/$svg\"" "$B/$lesson.html" || fail "$lesson.html does not show $svg"
+        done
+        grep -q "<a href=\"pictures/$lesson-$name.svg\"><img src=\"pictures/$lesson-$name.its.svg\"" "$B/$lesson.html" ||
+            fail "$lesson.html: the its picture does not link to $lesson-$name.svg"
+        grep -q "<a href=\"pictures/$lesson-$name.sync.svg\"><img src=\"pictures/$lesson-$name.fix.svg\"" "$B/$lesson.html" ||
+            fail "$lesson.html: the fix does not link to $lesson-$name.sync.svg"
         n=$((n + 1))
     done <"$REPO/docs/pictures.list"
     echo "$n demonstrations"
@@ -333,30 +347,38 @@ PY
     run page_text "$B/01-shfl-reduction.html"
     assert_output --partial "Pictures of the runs"
     assert_output --partial "warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its lessons/01-shfl-reduction/build/emu/legacy -k 1"
-    run pdftotext "$B/handouts/01-shfl-reduction.pdf" -
-    assert_output --partial "Pictures of the runs"
-    assert_output --partial "Draw it:"
+    # the legend is text, once per page
+    [ "$(grep -c '<ul class="trace-legend">' "$B/01-shfl-reduction.html")" -eq 1 ]
+    assert_output --partial "a race warpsim reported, marked at both accesses"
 }
 
-@test "every lesson's handout shows a warpsim picture of a demonstration, with what to look at" {
-    local lesson seen=" "
-    while IFS='|' read -r lesson _; do
+@test "every lesson's handout shows every demonstration's picture, with what to look at" {
+    local lesson name title count=0 lessons=" "
+    while IFS='|' read -r lesson name _ title _; do
         case "$lesson" in ''|'#'*) continue ;; esac
-        lesson=${lesson// /}
+        lesson=${lesson// /} name=${name// /} title=$(sed 's/^ *Lesson [0-9]*: //; s/ *$//' <<<"$title")
         [ -f "$REPO/lessons/$lesson/README.md" ] || continue
-        [ "${seen#* "$lesson" }" = "$seen" ] || continue   # the lesson's first line only
-        seen="$seen$lesson "
+        [ -s "$B/pictures/$lesson-$name.print.svg" ] || fail "no picture $lesson-$name.print.svg"
+        text=$(pdftotext "$B/handouts/$lesson.pdf" - | tr '\n' ' ' | tr -s ' ')
+        [[ "$text" == *"$title"* ]] || fail "$lesson's handout lacks the demonstration '$title'"
+        [ "${lessons#* "$lesson" }" = "$lessons" ] && lessons="$lessons$lesson "
+        count=$((count + 1))
+    done <"$REPO/docs/pictures.list"
+    for lesson in $lessons; do
+        want=$(grep -c "^$lesson |" "$REPO/docs/pictures.list")
         run bash -c "pdftotext '$B/handouts/$lesson.pdf' - | tr '\n' ' '"   # lines joined
         assert_output --partial "Pictures of the runs"
-        assert_output --partial "What to look at:"
-        # the picture is in the PDF as drawn, text and all
-        assert_output --partial "model its: warp 0 of block 0"
-        assert_output --partial "Legend"
+        assert_output --partial "a race warpsim reported"              # the legend
+        # each picture is in the PDF as drawn, text and all, with its caption
+        got=$(grep -o 'its: warp 0 of block 0 in ' <<<"$output" | wc -l)
+        [ "$got" -eq "$want" ] || fail "$lesson's handout shows $got pictures of its $want demonstrations"
+        got=$(grep -o 'What to look at:' <<<"$output" | wc -l)
+        [ "$got" -eq "$want" ] || fail "$lesson's handout has $got captions for $want demonstrations"
         run pdfinfo "$B/handouts/$lesson.pdf"
         assert_line --regexp '^Pages: +[1-4]$'
-    done <"$REPO/docs/pictures.list"
-    echo "lessons:$seen"
-    [ "$(wc -w <<<"$seen")" -ge 7 ]
+    done
+    echo "$count demonstrations in the handouts of:$lessons"
+    [ "$(wc -w <<<"$lessons")" -ge 7 ]
 }
 
 @test "each picture's caption on the lesson page says what to look at in it, from docs/pictures.list" {
@@ -387,21 +409,64 @@ PY
     assert_line "pictures.sh: 01-shfl-reduction tree: FIX names '0xfffffff0', which 01-shfl-reduction-tree.sync.svg does not show"
 }
 
-@test "pictures stay readable: no panel taller than warpsim's bound, the handout's short" {
+@test "pictures stay readable: no panel taller than warpsim's bound, the handout's short with text of 5 pt or more" {
     local f h
     for f in "$B"/pictures/*.svg; do
         # each panel (a nested <svg> of --trace-models, or the whole file)
         for h in $(grep -o '<svg [^>]*height="[0-9]*"' "$f" | sed 's/.*height="//; s/"//' | sed '1{/./!d}'); do
             case "$f" in
-                *.print.svg) [ "$h" -le 620 ] || fail "$(basename "$f"): $h px high, more than a handout's 620" ;;
+                *.print.svg) [ "$h" -le 420 ] || fail "$(basename "$f"): $h px high, more than a handout's 420" ;;
                 *) [ "$h" -le 1900 ] || fail "$(basename "$f"): a panel $h px high, more than 1900" ;;
             esac
         done
     done
+    # a handout's picture spans the text width, about 188 mm: its smallest
+    # text must print at 5 pt or more (warpsim's own, at 7 px in 1004, would
+    # be 3.7 pt)
+    for f in "$B"/pictures/*.print.svg; do
+        run python3 - "$f" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+width = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
+sizes = [float(s) for s in re.findall(r'font-size(?:="|:)([\d.]+)', svg)]
+pt = min(sizes) * 188 / width / 0.3528
+print(f"{sys.argv[1]}: {width:g} px wide, smallest text {min(sizes):g} px, {pt:.1f} pt")
+assert pt >= 5.0
+PY
+        assert_success
+    done
     # a long its run keeps its races: rows are left out around them, not after them
     grep -q 'rows drawn (grey: left out)' "$B/pictures/03-syncwarp-races-tree.svg"
     grep -q 'race 1 on shmem\[17\]' "$B/pictures/03-syncwarp-races-tree.svg"
-    grep -q 'left out: [0-9]* lane steps' "$B/pictures/03-syncwarp-races-tree.print.svg"
+    # and the handout's picture is cut around the first
+    grep -q 'race 1 on shmem\[17\]' "$B/pictures/03-syncwarp-races-tree.print.svg"
+    grep -q 'width="640" height="4" fill="#d8d8d8"' "$B/pictures/03-syncwarp-races-tree.print.svg"   # a bar: rows cut
+    # rows cut are left out, not hidden (hidden text would still be in the PDF)
+    [ "$(grep -o '<text' "$B/pictures/03-syncwarp-races-tree.print.svg" | wc -l)" -lt \
+      "$(( $(grep -o '<text' "$B/pictures/03-syncwarp-races-tree.its.svg" | wc -l) / 4 ))" ]
+}
+
+@test "docs/trace_svg.py cuts warpsim's pictures, and says so when a file is not one" {
+    t=$BATS_TEST_TMPDIR
+    run python3 "$REPO/docs/trace_svg.py" --help
+    assert_success
+    assert_output --partial 'trace_svg.py split PAIR.svg'
+    run python3 "$REPO/docs/trace_svg.py" print
+    assert_failure 2
+    printf '%s\n' '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>' >"$t/x.svg"
+    run python3 "$REPO/docs/trace_svg.py" panel "$t/x.svg" "$t/y.svg"
+    assert_failure 1
+    assert_output 'trace_svg.py: no legend in the picture (not drawn by warpsim --trace?)'
+    run python3 "$REPO/docs/trace_svg.py" split "$B/pictures/01-shfl-reduction-tree.sync.svg" "$t/a.svg" "$t/b.svg"
+    assert_failure 1
+    assert_output --partial '1 runs, not a pair'
+    # the pair's runs, cut apart, hold what the pair holds but the legends
+    python3 "$REPO/docs/trace_svg.py" split "$B/pictures/01-shfl-reduction-tree.svg" "$t/a.svg" "$t/b.svg"
+    for f in "$t/a.svg" "$t/b.svg"; do
+        grep -q 'race 1 on r\[' "$f" || fail "$f lost the race list"
+        grep -q '>Legend<' "$f" && fail "$f kept its legend"
+        grep -q 'viewBox="0 0 1004 ' "$f" || fail "$f is not one run wide"
+    done
 }
 
 @test "docs/handout.list leaves a section out of a lesson's handout and says so; a heading that matches nothing stops the build" {
