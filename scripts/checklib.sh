@@ -45,9 +45,10 @@
 # expect_right and sanitize runs without delays (-j 0 or no -j). Every
 # other run (delays, expect_wrong, expect_hang, observe: the runs that show
 # a bug by its timing) waits until the others have ended and runs alone,
-# also against other lessons' checks running at the same time (an
-# exclusive lock on CHECK_GPU_LOCK). A check.sh line that runs or prints by
-# itself (run_bounded, ok, diag) first waits for what is pending.
+# also against other lessons' checks that run side by side at the same
+# time (an exclusive lock on CHECK_GPU_LOCK; a check of one run at a time
+# takes no lock). A check.sh line that runs or prints by itself
+# (run_bounded, ok, diag) first waits for what is pending.
 # A failed expectation's # lines start with `# locate: LINE`, the first line
 # of the run that locates the problem (warpsim's report with file:line and
 # lanes, compute-sanitizer's first hazard, the kernel a hang was in, the
@@ -158,7 +159,8 @@ check_begin() {
         ''|*[!0-9]*|0) printf '%s: CHECK_JOBS=%s: how many expectations run at once, a number from 1\n' "$0" "$CHECK_JOBS" >&2; exit 2 ;;
     esac
     CHECK_FLOCK=
-    if [ "$TARGET" = gpu ] && command -v flock >/dev/null 2>&1 && : 2>/dev/null >>"$CHECK_GPU_LOCK"; then
+    if [ "$TARGET" = gpu ] && [ "$CHECK_JOBS" -gt 1 ] && command -v flock >/dev/null 2>&1 &&
+       : 2>/dev/null >>"$CHECK_GPU_LOCK"; then
         CHECK_FLOCK=1
     fi
     if [ -n "$VERIFY" ] && [ ! -x "$VERIFY" ]; then

@@ -104,7 +104,8 @@ static faults check_queues(const int *in, long long n, int keep_max, int queues,
     faults f = { 0, 0, 0, 0, 0 };
     long long printed = 0, s, i;
     int q;
-    memset(seen, 0, (size_t)n);
+    if (n > 0)      /* always (n >= 1); says so to the compiler's size check */
+        memset(seen, 0, (size_t)n);
     for (q = 0; q < queues; q++) {
         const int *slots = out + (long long)q * n;
         long long limit = got[q] < (unsigned long long)n ? (long long)got[q] : n;
