@@ -7,12 +7,12 @@
 # The base commit's warpsim and bench program are built in a temporary git
 # worktree under build/ (removed afterwards) with the same compiler, and the
 # program is kept in build/bench-base/COMMIT-CC/ for the next run. Runs of
-# the two builds alternate, REPS times per model; each figure is the median.
+# the two builds alternate, REPS times per model; each rate is the median.
 # Both builds must make the same number of accesses and print the same
 # summary of reports: if not, the comparison is not fair, and it says so.
-# A second table gives the CPU time of the same runs (user + system, whole
-# process, startup included), which other jobs on a shared machine disturb
-# less than the kernel's wall-clock time that the first one divides by.
+# A second table gives the least CPU time of the same runs (user + system,
+# whole process, startup included): other jobs on a shared machine only
+# ever add to it, while they can halve the wall-clock rates of the first.
 #
 #   --base COMMIT  the base commit (default $WS_BENCH_BASE, else HEAD^, the
 #                  previous commit); --base none measures this build alone
@@ -168,7 +168,7 @@ for model in lockstep its random; do
         done
     done
     m_new=$(printf '%s\n' "${new[@]}" | median)
-    c_new=$(printf '%s\n' "${cpu_new[@]}" | median)
+    c_new=$(printf '%s\n' "${cpu_new[@]}" | sort -g | head -n 1)
     if [ -z "$BASE_PROG" ]; then
         printf '%-9s %12.2f %12s\n' "$model" "$m_new" "$acc_new"
         cpu_table+=("$(printf '%-9s %12.3f' "$model" "$c_new")")
@@ -176,7 +176,7 @@ for model in lockstep its random; do
         continue
     fi
     m_old=$(printf '%s\n' "${old[@]}" | median)
-    c_old=$(printf '%s\n' "${cpu_old[@]}" | median)
+    c_old=$(printf '%s\n' "${cpu_old[@]}" | sort -g | head -n 1)
     ratio=$(awk -v a="$m_new" -v b="$m_old" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
     cpu_ratio=$(awk -v a="$c_new" -v b="$c_old" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
     printf '%-9s %12.2f %12.2f %7sx %12s\n' "$model" "$m_old" "$m_new" "$ratio" "$acc_new"
@@ -192,10 +192,10 @@ for model in lockstep its random; do
     fi
 done
 if [ -n "$BASE_PROG" ]; then
-    echo "CPU seconds of the same runs (user + system, whole process), medians; ratio: $BASE_NAME's over this build's"
+    echo "CPU seconds of the same runs (user + system, whole process), the least of each; ratio: $BASE_NAME's over this build's"
     printf '%-9s %12s %12s %8s\n' model "$BASE_NAME" "this build" ratio
 else
-    echo "CPU seconds of the same runs (user + system, whole process), medians"
+    echo "CPU seconds of the same runs (user + system, whole process), the least of each"
     printf '%-9s %12s\n' model "this build"
 fi
 printf '%s\n' "${cpu_table[@]}"
