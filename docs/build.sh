@@ -214,8 +214,9 @@ pictures_md() {
                 echo "pre-Volta GPUs ran it) and under its (independent thread scheduling, lanes"
                 echo "apart, as Volta and later may run it), then the fix, sync.cu, under its."
                 echo "Where a run is long, grey bands stand for the rows left out, and the rows"
-                echo "around each race are kept. Select a picture for its full-size file (both runs"
-                echo "side by side, with the legend). To draw one yourself, run the command under"
+                echo "around each race are kept. Select a picture to open it alone at full size (on a"
+                echo "phone, to zoom in); \"full size\" under it opens both runs side by side, with"
+                echo "warpsim's legend. To draw one yourself, run the command under"
                 echo "it from the repository's root and open \`mine.svg\` in a browser; the same"
                 echo "works for your own copy (\`build/emu/mine\` after \`make check SRC=mine.cu\`)."
                 echo
@@ -244,8 +245,8 @@ pictures_md() {
             echo
             echo '```{=html}'
             echo "<div class=\"trace-runs\">"
-            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.lockstep.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under lockstep\"></a><figcaption>legacy.cu under lockstep</figcaption></figure>"
-            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.svg\"><img src=\"pictures/$l-$name.its.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under its\"></a><figcaption>legacy.cu under its</figcaption></figure>"
+            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.lockstep.svg\"><img src=\"pictures/$l-$name.lockstep.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under lockstep\"></a><figcaption>legacy.cu under lockstep</figcaption></figure>"
+            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.its.svg\"><img src=\"pictures/$l-$name.its.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under its\"></a><figcaption>legacy.cu under its</figcaption></figure>"
             echo "</div>"
             echo "<p class=\"trace-caption\"><strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") (<a href=\"pictures/$l-$name.svg\">full size, lockstep | its</a>)</p>"
             echo "<div class=\"trace-runs\">"

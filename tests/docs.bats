@@ -336,8 +336,10 @@ PY
             grep -q '>Legend<' "$B/pictures/$svg" && fail "$svg still has its legend"
             grep -q "<img src=\"pictures/$svg\"" "$B/$lesson.html" || fail "$lesson.html does not show $svg"
         done
-        grep -q "<a href=\"pictures/$lesson-$name.svg\"><img src=\"pictures/$lesson-$name.its.svg\"" "$B/$lesson.html" ||
-            fail "$lesson.html: the its picture does not link to $lesson-$name.svg"
+        grep -q "<a href=\"pictures/$lesson-$name.its.svg\"><img src=\"pictures/$lesson-$name.its.svg\"" "$B/$lesson.html" ||
+            fail "$lesson.html: the its picture does not link to itself at full size"
+        grep -q "<a href=\"pictures/$lesson-$name.svg\">full size, lockstep | its</a>" "$B/$lesson.html" ||
+            fail "$lesson.html: no link to $lesson-$name.svg, both runs at full size"
         grep -q "<a href=\"pictures/$lesson-$name.sync.svg\"><img src=\"pictures/$lesson-$name.fix.svg\"" "$B/$lesson.html" ||
             fail "$lesson.html: the fix does not link to $lesson-$name.sync.svg"
         n=$((n + 1))
