@@ -13,8 +13,9 @@
 # the every-architecture build is make compat's), lessons side by side.
 # Each lesson's output and exit status are kept in tests/build/alone/NAME.log
 # and NAME.rc for the tests (a failed build is theirs to report). Nothing is
-# built again while the copy is newer than every file of lessons/, include/
-# and mk/ and was built with the same settings; one build at a time (flock).
+# built again while the copy is newer than every source the builds read
+# (lessons/, include/, mk/: .cu, .cuh, .h, Makefile, .mk; wrong/ aside) and
+# was built with the same settings; one build at a time (flock).
 # Without nvcc, nothing.
 # Exit status: 0 built, 1 a build failed (its output is shown).
 set -u
@@ -30,7 +31,9 @@ build_alone() {
     (
         flock 9
         if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "nvcc $(nvcc --version | tail -n 1) $sm" ]; then
-            stale=$(find lessons include mk -name build -prune -o -type f -newer "$dir/.done" -print -quit)
+            stale=$(find lessons include mk \( -name build -o -name wrong \) -prune -o -type f \
+                         \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name Makefile -o -name '*.mk' \) \
+                         -newer "$dir/.done" -print -quit)
         fi
         [ -n "$stale" ] || exit 0
         rm -rf "$dir"
