@@ -13,7 +13,8 @@ have_nvcc() { command -v nvcc >/dev/null 2>&1; }
 need_nvcc() { have_nvcc || skip "nvcc not found"; }
 need_gpu() { have_gpu || skip "no GPU here (nvidia-smi lists none)"; }
 
-# one_sm: "SM=90" where no GPU answers, so that the lesson test files build
+# one_sm: "SM=90" where no GPU answers, so that the lessons' clean-copy
+# builds (scripts/test-prep.sh --alone, which decides the same way) are
 # for one architecture (with a GPU, make builds for that GPU's alone). The
 # build for every major architecture, what `make` does with no GPU, is
 # make compat's (every lesson, every program, no warning); tests/toolkit.bats
@@ -86,6 +87,7 @@ each_lesson() {
             set +e
             (
                 set -e
+                # shellcheck disable=SC2034   # for FUNC
                 L=$REPO/lessons/$name G=$(gpu_dir "$name") E=$REPO/lessons/$name/build/emu
                 "$@" "$name"
             ) >"$out/$name.out" 2>&1 </dev/null

@@ -5,8 +5,8 @@
 setup_file() {
     load helper
     make -s --no-print-directory -C "$REPO/warpsim" >/dev/null
-    # lessons 01 and 04 of their own, so that grading them here and their
-    # own test files' checks never build the same program at once
+    # lessons 01 and 04 of their own, so that grading them here and the
+    # checks of tests/lessons.bats never build the same program at once
     lesson_sandbox "$BATS_FILE_TMPDIR/tree" 01-shfl-reduction 04-match-any
 }
 

@@ -486,7 +486,7 @@ compiling_nvcc() {
 # hour on two cores; it is `make compat`'s job, recorded in
 # docs/results/compat.txt. Here: the commands make would run for every
 # lesson (make -n), and one real program built that way, with no warning.
-# The lesson test files build for one architecture (tests/helper.bash).
+# The lesson tests build for one architecture (scripts/test-prep.sh --alone).
 @test "with no GPU and no SM, make all builds every lesson for every major architecture, with no warning" {
     local d n
     command -v nvcc >/dev/null || skip "nvcc not found"
