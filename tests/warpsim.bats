@@ -258,8 +258,10 @@ $out"
     assert_success
     assert_line --regexp "^bench.sh: building $short's warpsim in a temporary worktree \\(build/bench-base/worktree\\.[A-Za-z0-9]+\\)$"
     [ -x "$BATS_TEST_TMPDIR/base/$base-cc/bench" ] || fail "the base's program is not kept"
+    assert_line --regexp "^CPU seconds of the same runs .*; ratio: $short's over this build's$"
     for model in lockstep its random; do
         assert_line --regexp "^$model +[0-9.]+ +[0-9.]+ +[0-9.]+x +20992$"
+        assert_line --regexp "^$model +[0-9.]+ +[0-9.]+ +[0-9.]+x$"      # its CPU time
         assert_line --regexp "^summary: warpsim $model: [0-9.]+ M accesses/s, [0-9.]+x $short's [0-9.]+$"
     done
     run git -C "$REPO" worktree list
