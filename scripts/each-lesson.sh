@@ -29,7 +29,7 @@ if [ "$target" = check ]; then
         jobs=${LESSON_JOBS:-$cores}
         case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
         # warpsim first, once: the lessons' makes then find it built
-        [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
+        [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -j"$cores" -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
     elif [ "${CHECK_JOBS:-}" != 1 ]; then
         jobs=${LESSON_JOBS:-1}
         slots=$cores     # a GPU program's run: a process and a GPU context each
