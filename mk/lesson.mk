@@ -264,9 +264,12 @@ $(BUILD) $(EMU_BUILD):
 	$(Q)mkdir -p $@
 
 # warpsim: the library (its own Makefile knows when it is up to date), then
-# each program with gcc against it.
+# each program with gcc against it. Lessons made side by side (make -C for
+# several lessons at once) each build warpsim: flock, where there is one,
+# lets one at a time into warpsim's folder, so that no two write one object.
+WS_LOCK := $(if $(shell command -v flock 2>/dev/null),flock $(WS_DIR)/$(WS_B)/.make.lock)
 $(WS_LIB): FORCE
-	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/libwarpsim.a
+	$(Q)mkdir -p $(WS_DIR)/$(WS_B) && $(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/libwarpsim.a
 
 # Rebuild when the flags change (WS_FLAGS=..., WS_CC=...).
 EMU_STAMP := $(EMU_BUILD)/.flags
@@ -277,7 +280,7 @@ endif
 
 # After the library: two makes in warpsim at once would build its objects twice.
 $(WS_DRIVER): $(WS_LIB) FORCE
-	$(Q)$(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/warpsim
+	$(Q)$(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/warpsim
 
 ifeq ($(HARNESS),)
 $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)

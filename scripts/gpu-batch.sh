@@ -50,8 +50,6 @@ build)
     echo "built ${#lessons[@]} lessons in $(( $(date +%s) - start )) s"
     ;;
 wrong)
-    # warpsim once, before the lessons that link it start side by side
-    make --no-print-directory -s -C warpsim >/dev/null || status=1
     export here
     # shellcheck disable=SC2016   # the inner sh expands them
     printf '%s\n' "${lessons[@]}" | xargs -P "${#lessons[@]}" -I{} sh -c \

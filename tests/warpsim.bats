@@ -414,3 +414,23 @@ PY
     assert_failure 1
     assert_line --partial 'pictures.sh: 99-nowhere x: no '
 }
+
+@test "lessons made side by side build warpsim's objects once between them (mk/lesson.mk's lock)" {
+    command -v flock >/dev/null || skip "no flock here: lessons made side by side may build warpsim twice"
+    WS_RACE_B=build/side-by-side-$$        # a fresh build folder of warpsim's
+    local sb=$BATS_TEST_TMPDIR/sb
+    lesson_sandbox "$sb" 01-shfl-reduction 07-warp-scan
+    make -C "$sb/lessons/01-shfl-reduction" build/emu/sync WS_B="$WS_RACE_B" >"$BATS_TEST_TMPDIR/a" 2>&1 &
+    make -C "$sb/lessons/07-warp-scan" build/emu/sync WS_B="$WS_RACE_B" >"$BATS_TEST_TMPDIR/b" 2>&1
+    local rc=$?
+    wait $! || rc=1
+    cat "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    [ "$rc" -eq 0 ] || fail "a lesson's make failed"
+    run grep -h -oE "CC +warpsim/$WS_RACE_B/obj/[a-z_]+\.o" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    assert_line --partial "obj/sched.o"
+    assert_equal "$(sort <<<"$output" | uniq -d)" ""      # no object compiled twice
+}
+
+teardown() {
+    [ -z "${WS_RACE_B:-}" ] || rm -rf "$REPO/warpsim/$WS_RACE_B"
+}
