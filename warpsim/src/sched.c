@@ -303,6 +303,24 @@ static inline void lane_start(ws_lane *l)
     ws_self = &l->coords;
 }
 
+/* The end of a scheduling point: the running lane l goes on (n == l), or
+ * hands over to n, or, with no lane ready (n NULL), to the scheduler. */
+static inline __attribute__((always_inline)) void hand_over(ws_lane *l, ws_lane *n)
+{
+    if (n == l) {
+        lane_start(l);
+        return;
+    }
+    if (n) {
+        lane_start(n);
+        ws_ctx_switch(&l->ctx, &n->ctx);
+        return;
+    }
+    ws.cur = NULL;
+    ws_self = &host_coords;
+    ws_ctx_switch(&l->ctx, &ws.sched);
+}
+
 /* ws_yield under lockstep: the lane stops, the next lane of the step (of
  * the same warp) starts, with one update of the warp's masks. */
 static inline __attribute__((always_inline)) void lockstep_yield(ws_lane *l)
@@ -328,38 +346,14 @@ static inline __attribute__((always_inline)) void lockstep_yield(ws_lane *l)
         ws_ctx_switch(&l->ctx, &n->ctx);
         return;
     }
-    if (n == l) {
-        lane_start(l);
-        return;
-    }
-    if (n) {
-        lane_start(n);
-        ws_ctx_switch(&l->ctx, &n->ctx);
-        return;
-    }
-    ws.cur = NULL;
-    ws_self = &host_coords;
-    ws_ctx_switch(&l->ctx, &ws.sched);
+    hand_over(l, n);
 }
 
 /* ws_yield for its and random (l: the running lane). */
 static inline __attribute__((always_inline)) void heap_yield(ws_lane *l)
 {
-    ws_lane *n;
     lane_stopped(l);
-    n = next_lane();
-    if (n == l) {
-        lane_start(l);
-        return;
-    }
-    if (n) {
-        lane_start(n);
-        ws_ctx_switch(&l->ctx, &n->ctx);
-        return;
-    }
-    ws.cur = NULL;
-    ws_self = &host_coords;
-    ws_ctx_switch(&l->ctx, &ws.sched);
+    hand_over(l, next_lane());
 }
 
 void ws_yield(void)
