@@ -334,6 +334,7 @@ overlaps() {
     export RUN_LOG=$BATS_TEST_TMPDIR/runs.log SANITIZER=none
     CHECK_JOBS=4 run "$FIXTURES/many-checks.sh" --target gpu --only-sync --sync "$FIXTURES/logged.sh"
     assert_line '4 passed, 1 failed'
+    assert_equal "$(grep -c '^start' "$RUN_LOG")" 5
     run overlaps "$RUN_LOG"
     assert_output 'shared 0'
     CHECK_JOBS=abc run --separate-stderr "$FIXTURES/many-checks.sh" --target gpu --sync "$FIXTURES/right.sh" --legacy "$FIXTURES/right.sh"
