@@ -70,8 +70,8 @@ BUILD := $(if $(filter 1,$(PASCAL)),build/pascal,build)
 PROGRAMS ?= legacy sync
 HARNESS := $(wildcard harness.cu)
 # Programs built with harness.cu: PROGRAMS, and the GPU_ONLY programs whose
-# source has no main (a benchmark has its own).
-HARNESS_PROGRAMS ?= $(if $(HARNESS),$(PROGRAMS) $(foreach p,$(GPU_ONLY),$(if $(shell grep -l '^int main' $(p).cu 2>/dev/null),,$(p))))
+# source has no main of its own (main or lesson_main: a benchmark, cg.cu).
+HARNESS_PROGRAMS ?= $(if $(HARNESS),$(PROGRAMS) $(foreach p,$(GPU_ONLY),$(if $(shell grep -lE '^int (lesson_)?main' $(p).cu 2>/dev/null),,$(p))))
 HOST_CC ?= cc
 # A harness that judges in build/verify says LESSON_VERIFY somewhere.
 VERIFY := $(if $(HARNESS),$(if $(shell grep -l LESSON_VERIFY harness.cu 2>/dev/null),build/verify))

@@ -36,9 +36,9 @@ strip_lesson() {
 $output"
             continue
         fi
-        grep -q 'int main(' "$d/harness.cu" || fail "$d/harness.cu has no main"
+        grep -q '^int lesson_main(' "$d/harness.cu" || fail "$d/harness.cu has no lesson_main (lesson.h's main runs it)"
         for f in "$d"/legacy.cu "$d"/sync.cu; do
-            ! grep -qE '^(int|static int) main\(' "$f" || fail "$f defines main: the harness owns it"
+            ! grep -qE '^(int|static int) (lesson_)?main\(' "$f" || fail "$f defines main: the harness owns it"
             ! grep -q 'jitter_sleep' "$f" || fail "$f calls jitter_sleep: the delays come from lesson.h"
         done
     done

@@ -82,7 +82,7 @@ static int judge(const int *want_warp, const int *got_warp, long long nwarps,
                          wrong_warps, nwarps, wrong_blocks, blocks);
 }
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 20, seed = 1, jitter = 0, threads = 256, variant = 1;
     lesson_option options[] = {
@@ -163,9 +163,9 @@ int main(int argc, char **argv)
                           cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(got_block, d_block, (size_t)blocks * sizeof(int),
                           cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_warp));
-    CUDA_CHECK(cudaFree(d_block));
+    lesson_device_free(d_in);
+    lesson_device_free(d_warp);
+    lesson_device_free(d_block);
 
     if (lesson_dump_path) {
         /* build/verify judges these. */

@@ -353,21 +353,21 @@ static int run_demo(int demo, const int *in, long long n, long long threads,
         CUDA_CHECK(cudaMemcpy(&cycles_spun, d_cycles, sizeof cycles_spun, cudaMemcpyDeviceToHost));
         if (report_hang(watch, nwarps, cycles_spun))
             status = LESSON_HANG;
-        free(watch);
-        CUDA_CHECK(cudaFree(d_box));
-        CUDA_CHECK(cudaFree(d_flags));
-        CUDA_CHECK(cudaFree(d_watch));
-        CUDA_CHECK(cudaFree(d_cycles));
+        lesson_host_free(watch);
+        lesson_device_free(d_box);
+        lesson_device_free(d_flags);
+        lesson_device_free(d_watch);
+        lesson_device_free(d_cycles);
     }
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_a));
+    lesson_device_free(d_in);
+    lesson_device_free(d_a);
     if (d_b)
-        CUDA_CHECK(cudaFree(d_b));
+        lesson_device_free(d_b);
     return status;
 }
 #endif
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 20, seed = 1, jitter = 0, threads = 256, count = 0;
     long long cycles = DEFAULT_WATCHDOG, variant = 1;

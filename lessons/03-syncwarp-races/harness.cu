@@ -188,13 +188,13 @@ static int report_hang(const unsigned *d_spun, const unsigned *d_waited,
                "the spinners give up and join the barrier\n",
                lesson_lanes_text(all_spun, s1, sizeof s1), cycles,
                lesson_lanes_text(all_waited, s2, sizeof s2), hung, nwarps);
-    free(spun);
-    free(waited);
+    lesson_host_free(spun);
+    lesson_host_free(waited);
     return hung != 0;
 }
 #endif
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 20, seed = 1, jitter = 0, threads = 256, variant = 1;
     long long cycles = DEFAULT_WATCHDOG;
@@ -330,13 +330,13 @@ int main(int argc, char **argv)
     }
     if (demo == D_HANG)
         hung = report_hang(d_spun, d_waited, d_counter, nwarps);
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_out));
+    lesson_device_free(d_in);
+    lesson_device_free(d_out);
     if (d_counter)
-        CUDA_CHECK(cudaFree(d_counter));
+        lesson_device_free(d_counter);
     if (d_spun) {
-        CUDA_CHECK(cudaFree(d_spun));
-        CUDA_CHECK(cudaFree(d_waited));
+        lesson_device_free(d_spun);
+        lesson_device_free(d_waited);
     }
     if (hung)
         return LESSON_HANG;

@@ -156,8 +156,8 @@ static long long check_tickets(const unsigned *keys, const unsigned *tickets, lo
     }
     if (bad > 10)
         printf("  ... and %lld more tickets\n", bad - 10);
-    free(first);
-    free(slot);
+    lesson_host_free(first);
+    lesson_host_free(slot);
     return bad;
 }
 
@@ -175,15 +175,15 @@ static int judge(const unsigned *keys, const int *branch, long long n, long long
     wrong_groups = compare_groups(want_groups, got_groups, n);
     wrong_counts = compare_counts(want_counts, got_counts, nkeys);
     bad_tickets = check_tickets(keys, tickets, n, want_counts, nkeys);
-    free(want_groups);
-    free(want_counts);
+    lesson_host_free(want_groups);
+    lesson_host_free(want_counts);
     return lesson_result(wrong_groups == 0 && wrong_counts == 0 && bad_tickets == 0,
                          "%lld of %lld group masks wrong, %lld of %lld counts wrong, "
                          "%lld of %lld tickets wrong",
                          wrong_groups, n, wrong_counts, nkeys, bad_tickets, n);
 }
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 20, seed = 1, jitter = 0, threads = 256, variant = 1;
     long long nkeys = 4, divergent = 0;
@@ -289,12 +289,12 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(counts, d_counts, (size_t)nkeys * sizeof(unsigned),
                           cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(&impl, d_impl, sizeof(int), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d_keys));
-    CUDA_CHECK(cudaFree(d_branch));
-    CUDA_CHECK(cudaFree(d_groups));
-    CUDA_CHECK(cudaFree(d_tickets));
-    CUDA_CHECK(cudaFree(d_counts));
-    CUDA_CHECK(cudaFree(d_impl));
+    lesson_device_free(d_keys);
+    lesson_device_free(d_branch);
+    lesson_device_free(d_groups);
+    lesson_device_free(d_tickets);
+    lesson_device_free(d_counts);
+    lesson_device_free(d_impl);
 
     if (variant == 1 && (impl == 0 || impl == 1))
         printf("match_any() was built as %s\n", impl ? "the __match_any_sync instruction"

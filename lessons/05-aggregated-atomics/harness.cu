@@ -167,7 +167,7 @@ static int judge(const int *in, long long n, int keep_max, int queues,
         printf("  %u slots asked for past the end of their queue (not written)\n", overflow);
     printf("kept %lld of %lld elements into %d queue%s\n", kept, n, queues,
            queues == 1 ? "" : "s");
-    free(want);
+    lesson_host_free(want);
     return lesson_result(wrong_counts == 0 && f.empty == 0 && f.twice == 0 &&
                          f.stray == 0 && f.missing == 0 && f.past == 0 && overflow == 0,
                          "%lld slots empty, %lld elements twice, %lld missing, "
@@ -176,7 +176,7 @@ static int judge(const int *in, long long n, int keep_max, int queues,
                          wrong_counts, queues);
 }
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 20, seed = 1, jitter = 0, threads = 256, variant = 1;
     long long keep_pct = 50, queues = 1;
@@ -288,10 +288,10 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(got, d_counters, (size_t)queues * sizeof(unsigned),
                           cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(&overflow, d_overflow, sizeof(unsigned), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_counters));
-    CUDA_CHECK(cudaFree(d_overflow));
+    lesson_device_free(d_in);
+    lesson_device_free(d_out);
+    lesson_device_free(d_counters);
+    lesson_device_free(d_overflow);
 
     if (lesson_dump_path) {
         /* build/verify judges these. */

@@ -30,6 +30,7 @@
 #ifndef LESSON_AS_LIBRARY
 #define LESSON_AS_LIBRARY
 #define CG_MAIN
+#define LESSON_CASES         /* --cases: several runs in one process */
 #include "sync.cu"
 #include "reduce.h"
 #endif
@@ -185,7 +186,7 @@ static const char *cg_variants[] = {
 };
 
 #ifdef CG_MAIN
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 24, seed = 1, threads = 256, variant = 1;
     long long max_blocks = 1024, unroll = 4, max_value = 100;
@@ -236,10 +237,10 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof(int), cudaMemcpyDeviceToHost));
     printf("ran %lld blocks of %lld threads\n", blocks, threads);
 
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_partials));
-    CUDA_CHECK(cudaFree(d_out));
-    free(in);
+    lesson_device_free(d_in);
+    lesson_device_free(d_partials);
+    lesson_device_free(d_out);
+    lesson_host_free(in);
     snprintf(what, sizeof what, "cg variant %lld, n=%lld", variant, n);
     return report_sum(got, want64, what);
 }

@@ -18,6 +18,7 @@
 #ifndef LESSON_AS_LIBRARY
 #define LESSON_AS_LIBRARY
 #define CUB_MAIN
+#define LESSON_CASES         /* --cases: several runs in one process */
 #include "sync.cu"
 #include "reduce.h"
 #endif
@@ -45,7 +46,7 @@ static void cub_sum(const int *in, long long n, int *out, void *temp, size_t tem
 }
 
 #ifdef CUB_MAIN
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 24, seed = 1, max_value = 100;
     lesson_option options[] = {
@@ -86,10 +87,10 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof(int), cudaMemcpyDeviceToHost));
 
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_out));
-    CUDA_CHECK(cudaFree(d_temp));
-    free(in);
+    lesson_device_free(d_in);
+    lesson_device_free(d_out);
+    lesson_device_free(d_temp);
+    lesson_host_free(in);
     snprintf(what, sizeof what, "cub, n=%lld", n);
     return report_sum(got, want64, what);
 }

@@ -74,7 +74,7 @@ static void cpu_block_sums(const int *in, long long n, long long threads,
         sum[(i % stride) / threads] += (unsigned)in[i];
     for (i = 0; i < blocks; i++)
         want[i] = (int)sum[i];
-    free(sum);
+    lesson_host_free(sum);
 }
 
 /* The comparison, the closing line and the exit status. */
@@ -99,7 +99,7 @@ static int judge(int variant, long long n, const int *want_block, const int *got
                          got == want ? "right" : "wrong");
 }
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 24, seed = 1, jitter = 0, threads = 256, variant = 1;
     long long max_blocks = 1024, unroll = 4, max_value = 100;
@@ -193,10 +193,10 @@ int main(int argc, char **argv)
         CUDA_CHECK(cudaMemcpy(got_block, d_partials, (size_t)nblocks * sizeof(int),
                               cudaMemcpyDeviceToHost));
     printf("ran %lld blocks of %lld threads\n", blocks, threads);
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_partials));
-    CUDA_CHECK(cudaFree(d_count));
-    CUDA_CHECK(cudaFree(d_out));
+    lesson_device_free(d_in);
+    lesson_device_free(d_partials);
+    lesson_device_free(d_count);
+    lesson_device_free(d_out);
 
     if (lesson_dump_path) {
         /* build/verify judges these. */

@@ -216,7 +216,7 @@ static int judge(int v, long long variant, long long n, long long threads, long 
                          variant, n, wrong, count);
 }
 
-int main(int argc, char **argv)
+int lesson_main(int argc, char **argv)
 {
     long long n = 1 << 20, seed = 1, jitter = 0, threads = 256, variant = 1, width = 32;
     long long max_value = 100;
@@ -327,12 +327,12 @@ int main(int argc, char **argv)
     if (d_counts)
         CUDA_CHECK(cudaMemcpy(got_counts, d_counts, (size_t)blocks * sizeof(int),
                               cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d_in));
-    CUDA_CHECK(cudaFree(d_out));
+    lesson_device_free(d_in);
+    lesson_device_free(d_out);
     if (d_counts)
-        CUDA_CHECK(cudaFree(d_counts));
+        lesson_device_free(d_counts);
     while (nlevels > 0)
-        CUDA_CHECK(cudaFree(levels[--nlevels]));
+        lesson_device_free(levels[--nlevels]);
 
     if (lesson_dump_path) {
         /* build/verify judges these. */

@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# Several runs in one process: PROGRAM --cases (include/lesson.h), build/verify
+# --judge, and the checker's batches on the GPU target (scripts/checklib.sh),
+# with lesson 01's programs built for warpsim standing in for the GPU's.
+
+setup() {
+    load helper
+    L=$REPO/lessons/01-shfl-reduction
+    E=$L/build/emu
+    make -s --no-print-directory -C "$L" emu build/verify >/dev/null
+    T=$BATS_TEST_TMPDIR
+}
+
+# cases_file FILE TAG LINE...: a list of runs, one LINE each, words between spaces.
+cases_file() {
+    local file=$1 tag=$2 line; shift 2
+    { printf 'lesson-cases 1 %s\n' "$tag"; for line; do printf '%s\n' "${line// /$'\t'}"; done; } >"$file"
+}
+
+@test "PROGRAM --cases makes each run as its own, framed, and goes on past a bad one" {
+    cases_file "$T/c" T9 "10 -k 1 -n 100 --dump $T/d1" "10 -k 9" "10 -k 2 -n 1000 -j 200 --dump $T/d3"
+    run "$E/sync" --cases "$T/c"
+    echo "$output"
+    assert_success
+    assert_equal "$(grep '^@@' <<<"$output" | tr '\n' '|')" \
+        '@@T9 case 1|@@T9 status 1 0|@@T9 case 2|@@T9 status 2 2|@@T9 case 3|@@T9 status 3 0|'
+    assert_line 'sync: --variant must be between 1 and 2 (got 9)'
+    # run 3, judged from what it printed and wrote, gets the verdict of a run of its own
+    awk '/^@@T9 case 3$/ { f = 1; next } /^@@T9 status 3 / { f = 0 } f' <<<"$output" >"$T/log3"
+    run "$L/build/verify" --judge "$T/log3" 0 "$T/d3" "$E/sync" -k 2 -n 1000 -j 200
+    echo "$output"
+    assert_success
+    local judged=$output
+    run "$L/build/verify" "$E/sync" -k 2 -n 1000 -j 200
+    assert_success
+    assert_equal "$(grep -v '^results written' <<<"$judged")" "$(grep -v '^results written' <<<"$output" | grep -v '^warpsim: ')"
+    [ ! -e "$T/d3" ]    # the judge removes the results it read
+}
+
+@test "a run of --cases that never ends stops the process with its marker and exit 124" {
+    cases_file "$T/c" T7 "10 -k 1 -n 10" "1 -k 1 -n 16M --dump $T/d2" "10 -k 1 -n 10"
+    run "$E/sync" --cases "$T/c"
+    echo "$output"
+    assert_failure 124
+    assert_line '@@T7 status 1 0'
+    assert_line --regexp '@@T7 timeout 2 1$'
+    refute_line '@@T7 case 3'
+}
+
+@test "--cases is in --help; a list that is not one is one line and exit 2" {
+    run "$E/sync" --help
+    assert_line --regexp '^  --cases FILE +make the runs listed in FILE in this one process'
+    printf 'not a list\n' >"$T/bad"
+    run "$E/sync" --cases "$T/bad"
+    assert_failure 2
+    assert_output --partial 'is not a list of runs (lesson-cases 1)'
+    run "$E/sync" --cases "$T/none"
+    assert_failure 2
+    assert_output --partial 'cannot read'
+    run "$E/sync" --cases
+    assert_failure 2
+    cases_file "$T/c" T1 "abc -k 1"
+    run "$E/sync" --cases "$T/c"
+    assert_failure 2
+    assert_output --partial 'is not SECONDS<TAB>ARGS'
+    cases_file "$T/c" T1 "5 -k 1 --help"
+    run "$E/sync" --cases "$T/c"
+    assert_failure 2
+    assert_output --partial '--help is not for a run of'
+}
+
+@test "verify --judge: what the program printed stays its words, its status passes through" {
+    printf 'launch: block_sum<<<1, 32>>>\nresult: ok (0 of 1 warps wrong)\n' >"$T/log"
+    run "$L/build/verify" --judge "$T/log" 0 "$T/none" "$E/sync" -n 32
+    echo "$output"
+    assert_failure 1
+    assert_line 'sync printed (not the verdict): result: ok (0 of 1 warps wrong)'
+    assert_line 'result: WRONG (no results written)'
+    run "$L/build/verify" --judge "$T/log" 3 "$T/none" "$E/sync" -n 32
+    assert_failure 3
+    run "$L/build/verify" --judge "$T/log" abc "$T/none" "$E/sync" -n 32
+    assert_failure 2
+    assert_output "verify: --judge: 'abc' is not an exit status"
+    run "$L/build/verify" --judge "$T/log" 0
+    assert_failure 2
+    run "$L/build/verify" --help
+    assert_line --partial '--judge OUTPUT STATUS RESULTS PROGRAM'
+}
