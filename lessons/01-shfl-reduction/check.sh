@@ -100,7 +100,7 @@ if [ "$TARGET" = gpu ]; then
         sanitize synccheck clean "$SYNC_NAME: synccheck is clean" "$SYNC" -n 5000
         if [ "$ONLY_SYNC" = 0 ] && [[ " ${DEMO_SELECTED[*]} " = *" tree "* ]]; then
             sanitize racecheck flagged "legacy: tree: racecheck reports the intra-warp hazards" \
-                "$LEGACY" -k 1 -n 4096 -b 1024
+                "$LEGACY" -k 1 -n 1024 -b 1024
         fi
     else
         diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"

@@ -196,7 +196,7 @@ if [ "$TARGET" = gpu ]; then
                 case "$demo" in
                 tree|transpose)
                     sanitize racecheck flagged "legacy: $demo: racecheck reports the race in shared memory" \
-                        "$LEGACY" -k "$demo" -n 4096 -b 1024 ;;
+                        "$LEGACY" -k "$demo" -n 1024 -b 1024 ;;
                 around|converged)
                     # No shared memory: racecheck has nothing to look at.
                     sanitizer_note synccheck "legacy: $demo" \

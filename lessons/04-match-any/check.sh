@@ -90,7 +90,7 @@ says() {
 }
 
 if [ "$ONLY_SYNC" = 0 ]; then
-    run_bounded "$SYNC" -k 1 -c 4 -n 64
+    run_right "$SYNC" -k 1 -c 4 -n 64
     if [ "$PRE_VOLTA" = 1 ]; then
         says "sync: variant 1 runs the fallback loop, the native path below compute capability 7.0" \
             'built as the fallback loop'
@@ -107,7 +107,7 @@ if [ "$ONLY_SYNC" = 0 ]; then
         done
         expect_right "sync-fallback: variant 1 keys=4 full warps (n=$full) matches the CPU" \
             "$fallback" -k 1 -c 4 -n "$full"
-        run_bounded "$fallback" -k 1 -c 4 -n 64
+        run_right "$fallback" -k 1 -c 4 -n 64
         says "sync-fallback: MATCH_FALLBACK=1 makes variant 1 run the fallback loop" \
             'built as the fallback loop'
     elif [ "$TARGET" = gpu ]; then
@@ -169,7 +169,7 @@ if [ "$TARGET" = gpu ]; then
         sanitize memcheck clean "$SYNC_NAME: memcheck is clean" "$SYNC" -c 32 -d 1 -n 5000
         if [ "$ONLY_SYNC" = 0 ] && [[ " ${DEMO_SELECTED[*]} " == *" lanes "* ]]; then
             sanitize racecheck flagged "legacy: lanes: racecheck reports the shared-memory match" \
-                "$LEGACY" -k 2 -c 4 -n 4096 -b 1024
+                "$LEGACY" -k 2 -c 4 -n 1024 -b 1024
         fi
     else
         diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"

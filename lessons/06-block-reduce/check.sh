@@ -253,7 +253,7 @@ if [ "$TARGET" = gpu ]; then
         if [ "$ONLY_SYNC" = 0 ]; then
             for k in 1 2; do
                 sanitize racecheck flagged "legacy: ${names[$((k - 1))]}: racecheck reports the intra-warp hazards" \
-                    "$LEGACY" -k "$k" -n 4096 -b 1024 -g 4
+                    "$LEGACY" -k "$k" -n 256 -b 256 -g 1
             done
             if [ "$PRE_VOLTA" = 0 ]; then
                 VERIFY='' sanitize memcheck clean "bench: variant 6 with every load kind and unroll, memcheck is clean" \

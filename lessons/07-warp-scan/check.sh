@@ -147,7 +147,7 @@ if [ "$TARGET" = gpu ]; then
         sanitize memcheck clean "$SYNC_NAME: ballot memcheck is clean" "$SYNC" -k ballot -n 100003
         if [ "$ONLY_SYNC" = 0 ]; then
             sanitize racecheck flagged "legacy: racecheck reports the intra-warp hazards" \
-                "$LEGACY" -k block -n 4096 -b 1024
+                "$LEGACY" -k block -n 256 -b 256
         fi
     else
         diag "compute-sanitizer not found: racecheck, memcheck and synccheck not run"
