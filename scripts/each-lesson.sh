@@ -11,7 +11,12 @@
 # it alone (scripts/checklib.sh: a lock), so that their delays are not
 # disturbed: with several lessons at a time they wait for each other's
 # shared runs, which measured slower than one lesson at a time (H100, 16
-# CPUs). The other targets run one lesson at a time.
+# CPUs). On the GPU every lesson's programs start building at once, side
+# by side, and each lesson's check starts as soon as its own build has
+# ended (nvcc is most of a lesson's time from a clean folder). The other
+# targets run one lesson at a time. Each lesson's line at the end says how
+# long its make took (its check, where its build ran before), the last
+# line the whole.
 set -u
 target=${1:?usage: each-lesson.sh TARGET LESSON_DIR...}
 shift
@@ -24,6 +29,8 @@ trap 'rm -rf "$tmp"' EXIT
 jobs=1
 cores=$(nproc 2>/dev/null || echo 1)
 slots=$((2 * cores))     # warpsim's runs wait on nothing but the CPU
+begin=$SECONDS
+prebuild=
 if [ "$target" = check ]; then
     if [ "${EMU:-}" = 1 ] || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
         jobs=${LESSON_JOBS:-$cores}
@@ -31,6 +38,7 @@ if [ "$target" = check ]; then
         # warpsim first, once: the lessons' makes then find it built
         [ "$jobs" -eq 1 ] || [ $# -lt 2 ] || "$make" -s --no-print-directory -j"$cores" -C "$(dirname "$0")/../warpsim" >/dev/null 2>&1
     elif [ "${CHECK_JOBS:-}" != 1 ]; then
+        prebuild=1
         jobs=${LESSON_JOBS:-1}
         slots=$cores     # a GPU program's run: a process and a GPU context each
         case "$jobs" in ''|*[!0-9]*|0) echo "each-lesson.sh: LESSON_JOBS=$jobs: a count of lessons, 1 or more" >&2; exit 2 ;; esac
@@ -46,8 +54,11 @@ fi
 
 # start I: runs lesson I's make in the background, its output in its log.
 pids=()
+began=()
 start() {
     local dir=${dirs[$1]}
+    [ -z "${builds[$1]:-}" ] || wait "${builds[$1]}"
+    began[$1]=$SECONDS
     "$make" --no-print-directory -C "$dir" "$target" >"$tmp/$1.log" 2>&1 &
     pids[$1]=$!
 }
@@ -55,6 +66,15 @@ start() {
 dirs=("$@")
 n=${#dirs[@]}
 i=0
+builds=()
+if [ -n "$prebuild" ] && [ "$n" -gt 1 ]; then
+    # A build that fails here fails again, with its errors shown, in its check.
+    printf '# building every lesson'"'"'s programs, side by side; each lesson is checked once its own are built\n'
+    for ((k = 0; k < n; k++)); do
+        "$make" -s --no-print-directory -C "${dirs[$k]}" all build/verify >"$tmp/build$k.log" 2>&1 &
+        builds[k]=$!
+    done
+fi
 if [ "$jobs" -gt 1 ]; then
     while [ "$i" -lt "$n" ] && [ "$i" -lt "$jobs" ]; do start "$i"; i=$((i + 1)); done
 fi
@@ -64,23 +84,27 @@ for ((k = 0; k < n; k++)); do
     printf '\n==== %s: make %s\n' "$name" "$target"
     if [ "$jobs" -gt 1 ]; then
         wait "${pids[$k]}"; rc=$?
+        took=$((SECONDS - began[k]))
         cat "$tmp/$k.log"
         if [ "$i" -lt "$n" ]; then start "$i"; i=$((i + 1)); fi
     else
+        [ -z "${builds[k]:-}" ] || wait "${builds[k]}"
+        began[k]=$SECONDS
         "$make" --no-print-directory -C "$dir" "$target" 2>&1 | tee "$tmp/$k.log"
         rc=${PIPESTATUS[0]}
+        took=$((SECONDS - began[k]))
     fi
     last=$(grep -E '^(skipped: |[0-9]+ passed, [0-9]+ failed)' "$tmp/$k.log" | tail -n 1)
     if [ "$rc" -ne 0 ]; then
-        failed=$((failed + 1)); lines+=("$name: FAILED${last:+ ($last)}")
+        failed=$((failed + 1)); lines+=("$name: FAILED${last:+ ($last)} in $took s")
     elif [ "${last#skipped: }" != "$last" ]; then
-        skipped=$((skipped + 1)); lines+=("$name: skipped (${last#skipped: })")
+        skipped=$((skipped + 1)); lines+=("$name: skipped (${last#skipped: }) in $took s")
     else
-        passed=$((passed + 1)); lines+=("$name: ok${last:+ ($last)}")
+        passed=$((passed + 1)); lines+=("$name: ok${last:+ ($last)} in $took s")
     fi
 done
 
 printf '\n==== make %s, lesson by lesson\n' "$target"
 printf '%s\n' "${lines[@]}"
-printf 'lessons: %d ok, %d failed, %d skipped\n' "$passed" "$failed" "$skipped"
+printf 'lessons: %d ok, %d failed, %d skipped in %d s\n' "$passed" "$failed" "$skipped" "$((SECONDS - begin))"
 [ "$failed" -eq 0 ]

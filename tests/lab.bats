@@ -116,7 +116,7 @@ print("ok")' "$out/results.json"
     JOBS=2 EMU=1 run "$REPO/scripts/each-lesson.sh" check-wrong "$L" "$BATS_TEST_TMPDIR/99-none"
     echo "$output"
     assert_success
-    assert_line --regexp '^01-shfl-reduction: ok \([0-9]+ passed, 0 failed\)$'
+    assert_line --regexp '^01-shfl-reduction: ok \([0-9]+ passed, 0 failed\) in [0-9]+ s$'
     assert_line --regexp '^99-none: skipped \(99-none has no wrong fixes'
     assert_equal "$(grep -E '^(not )?ok [0-9]+ - wrong/' <<<"$output" | sed -E 's/^(not )?ok ([0-9]+) .*/\2/' | tr '\n' ' ')" "$(seq -s ' ' 1 "$n") "
     for f in "$L"/wrong/*.cu; do
@@ -171,8 +171,9 @@ print("ok")' "$out/results.json"
     assert_success
     assert_equal "$(grep -nE '^(first starts|second runs|==== 8)' <<<"$output" | cut -d: -f2- | tr '\n' '|')" \
         "==== 81-first: make check|first starts|==== 82-second: make check|second runs|"
-    assert_line '81-first: ok (3 passed, 0 failed)'
-    assert_line '82-second: skipped (nothing here)'
+    assert_line --regexp '^81-first: ok \(3 passed, 0 failed\) in [0-9]+ s$'
+    assert_line --regexp '^82-second: skipped \(nothing here\) in [0-9]+ s$'
+    assert_line --regexp '^lessons: 1 ok, 0 failed, 1 skipped in [0-9]+ s$'
     # one at a time, the first waits for a second that never starts
     rm -f "$t/second"
     EMU=1 LESSON_JOBS=1 run "$REPO/scripts/each-lesson.sh" check "$t/81-first" "$t/82-second"
