@@ -12,6 +12,7 @@ case "$what" in
         command -v bats >/dev/null 2>&1 || missing+=(bats)
         command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
         command -v parallel >/dev/null 2>&1 || missing+=(parallel)    # bats --jobs
+        command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot-nox)  # the benchmarks' plots
         IFS=: read -ra libdirs <<<"${BATS_LIB_PATH:-/usr/lib/bats}"
         for lib in bats-support bats-assert; do
             found=no
