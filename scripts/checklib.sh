@@ -36,21 +36,24 @@
 # seconds, "alone" or "shared", its command, and when it started, in seconds
 # from the check's start: where a check's time goes.
 #
-# Several runs in one process (on the GPU, programs judged by VERIFY): a
-# process's start costs a GPU context, about a quarter of a second, more
-# than most runs take. So check_begin first reads check.sh through without
-# running anything (CHECK_PLAN: every expect_right noted, nothing printed)
-# and makes those runs in batches: `PROG --cases FILE` (include/lesson.h)
-# runs a list of argument lists one after another in one process, each
-# framed in its output and bounded by the run's own timeout, and each is
-# judged apart, as its own run, by `VERIFY --judge`. Batches of runs that
-# must run alone (delays) take the GPU alone, one program at a time; the
-# others run CHECK_JOBS batches side by side. Then check.sh runs as always,
-# and an expect_right whose exact command was made in a batch takes that
-# run's output when it was right, or when it never ended (its timeout);
-# any other outcome is run again on its own, so that a failure is always
-# shown, and can be reproduced, as the one command it names.
-# CHECK_BATCH=0 makes every run in a process of its own.
+# Runs made first, several in one process (on the GPU): a process's start
+# costs a GPU context, about a quarter of a second, more than most runs
+# take. So check_begin first reads check.sh through without running
+# anything (CHECK_PLAN: every run noted, nothing printed) and makes the runs
+# of expect_right, run_right and clean sanitize in batches: `PROG --cases
+# FILE` (include/lesson.h) runs a list of argument lists one after another
+# in one process, each framed in its output and bounded by the run's own
+# timeout, and each is judged apart, as its own run, by `VERIFY --judge`.
+# The other runs (legacy code, flagged sanitizer runs, programs without
+# --cases) are made one by one, as they would be anyway, only sooner. What
+# may share the GPU runs first, CHECK_JOBS processes side by side; then
+# what must have it alone (delays, legacy code), one process at a time,
+# while the batches before are judged. Then check.sh runs as always, and
+# takes each run from what was made: a run made one by one as it was; a
+# run of a batch when it was right, or never ended (its timeout); any
+# other outcome of a batch is run again on its own, so that a failure is
+# always shown, and can be reproduced, as the one command it names.
+# CHECK_BATCH=0 makes every run in its own process, in turn.
 #
 # Side by side: a whole lesson's check (not --only-sync, no CHECK_BUDGET,
 # not CHECK_FIRST_FAIL) runs its expectations CHECK_JOBS at a time (default:
@@ -128,6 +131,8 @@ CHECK_BATCH_DIR=
 CHECK_T0=
 CHECK_ARGV=()
 declare -A CHECK_CACHE=()      # command -> the batch files of its run
+declare -A CHECK_SINGLE=()     # command -> the files of a run made beforehand
+CHECK_PLAN_SOLO=alone          # in the plan pass: how the next run must run
 
 check_usage() {
     printf 'usage: %s --target gpu|emu|none [--why TEXT] --sync BIN [--legacy BIN] [--only-sync] [--name NAME] [--verify VERIFY] [--timeout S]\n' "$0" >&2
@@ -306,6 +311,10 @@ check_solo() {
 # status 1: the caller does it itself, now (one job at a time, inside a
 # job, or while check_drain runs what was kept).
 check_job() {
+    if [ -n "$CHECK_PLAN" ]; then
+        if check_solo "$@"; then CHECK_PLAN_SOLO=alone; else CHECK_PLAN_SOLO=shared; fi
+        return 1
+    fi
     [ "$CHECK_JOBS" -gt 1 ] && [ -z "$CHECK_IN_JOB" ] && [ -z "$CHECK_DRAINING" ] || return 1
     if [ -z "$CHECK_JOBDIR" ]; then
         CHECK_JOBDIR=$(mktemp -d "${TMPDIR:-/tmp}/check-jobs.XXXXXX") || return 1
@@ -525,11 +534,17 @@ program_of() {
 # target under warpsim's MODEL. Sets RUN_OUT and RUN_RC (124 when stopped,
 # 125 when it did not run: the budget was spent).
 run_limited() {
-    local model=$1 left lock=(); shift 2
+    local model=$1 left key f lock=(); shift 2
     check_sync
     RUN_LIMIT=$CHECK_TIMEOUT
     if [ -n "$CHECK_PLAN" ]; then     # the pass that runs nothing
-        RUN_OUT='' RUN_RC=0
+        if [ "$TARGET" = gpu ]; then
+            if [ -n "$VERIFY" ]; then set -- "$VERIFY" "$@"; fi
+            printf -v key '%q ' "$RUN_LIMIT" "$@"
+            printf '%s\t%s\t%s\t%s\n' "$CHECK_PLAN_SOLO" "$RUN_LIMIT" "$key" "$(IFS=$'\t'; printf '%s' "$*")" \
+                >>"$CHECK_PLAN.runs"
+        fi
+        CHECK_PLAN_SOLO=alone RUN_OUT='' RUN_RC=0
         return
     fi
     if [ -n "$CHECK_BUDGET" ]; then
@@ -542,6 +557,16 @@ run_limited() {
         [ "$left" -ge "$RUN_LIMIT" ] || RUN_LIMIT=$left
     fi
     if [ -n "$VERIFY" ]; then set -- "$VERIFY" "$@"; fi
+    # The same run, made already by check_prefetch.
+    if [ -n "$CHECK_BATCH_DIR" ] && [ -z "$model" ]; then
+        printf -v key '%q ' "$RUN_LIMIT" "$@"
+        f=${CHECK_SINGLE[$key]-}
+        if [ -n "$f" ] && [ -f "$f.rc" ]; then
+            read -r RUN_RC <"$f.rc"
+            RUN_OUT=$(<"$f.out")
+            return
+        fi
+    fi
     # On the GPU a run in a job shares it with the other jobs' runs; any
     # other run has it alone, other lessons' checks included.
     if [ "$TARGET" = gpu ] && [ -n "$CHECK_FLOCK" ]; then
@@ -859,26 +884,29 @@ check_weight() {
     CHECK_WEIGHT=$((n + 100000))
 }
 
-# check_prefetch: makes the runs that check.sh's expect_right and clean
-# sanitize will ask for in batches (see the top of this file), and keeps
-# their outcomes in CHECK_CACHE for check_cached.
+# check_prefetch: makes, before check.sh asks for them, the runs it will
+# ask for (see the top of this file): those of expect_right, run_right and
+# clean sanitize in batches, the others one process each, as they would
+# run anyway; keeps the outcomes in CHECK_CACHE (check_cached) and
+# CHECK_SINGLE (run_limited).
 declare -a CHECK_PLAN_KEY=() CHECK_PLAN_LIMIT=() CHECK_PLAN_VERIFY=() CHECK_PLAN_TOOL=() CHECK_PLAN_CMD=()
+declare -a CHECK_RUN_KEY=() CHECK_RUN_LIMIT=() CHECK_RUN_CMD=()
 check_prefetch() {
-    local solo limit key verify tool cmd prog group k n=0 c batch weight jobs=${CHECK_BATCH_JOBS:-$CHECK_JOBS}
-    local -A members=() takes=()
-    local -a groups=() alone=() shared=() runs=() cmdw=()
+    local solo limit key verify tool cmd prog group k n=0 m=0 c batch weight jobs=${CHECK_BATCH_JOBS:-$CHECK_JOBS}
+    local -A members=() takes=() seen=()
+    local -a groups=() alone=() shared=() runs=() cmdw=() alone_runs=() shared_runs=()
     [ "$TARGET" = gpu ] && [ "$CHECK_BATCH" = 1 ] || return 0
     CHECK_BATCH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/check-batch.XXXXXX") || return 0
     trap check_cleanup EXIT
     trap 'exit 130' INT TERM
     CHECK_PLAN=$CHECK_BATCH_DIR/plan CHECK_PLAN_PRE_VOLTA=$PRE_VOLTA \
         "${BASH:-bash}" "$0" "${CHECK_ARGV[@]}" >/dev/null 2>&1 </dev/null
-    [ -s "$CHECK_BATCH_DIR/plan" ] || return 0
+    touch "$CHECK_BATCH_DIR/plan" "$CHECK_BATCH_DIR/plan.runs"
     while IFS=$'\t' read -r solo limit key verify tool cmd; do
         [ "$verify" != - ] || verify=
         # A program that judges itself makes runs in batches only if it says
         # it can: a compiled program with --cases in its --help (which starts
-        # no GPU context).
+        # no GPU context). Else its runs are made one by one.
         prog=${cmd%%$'\t'*}
         if [ -z "$verify" ] && [ -z "${takes[$prog]+x}" ]; then
             takes[$prog]=no
@@ -887,7 +915,12 @@ check_prefetch() {
                 takes[$prog]=yes
             fi
         fi
-        [ -n "$verify" ] || [ "${takes[$prog]}" = yes ] || continue
+        if [ -z "$verify" ] && [ "${takes[$prog]}" = no ]; then
+            IFS=$'\t' read -r -a cmdw <<<"$cmd"
+            printf -v key '%q ' "$limit" "${cmdw[@]}"
+            printf '%s\t%s\t%s\t%s\n' "$solo" "$limit" "$key" "$cmd" >>"$CHECK_BATCH_DIR/plan.runs"
+            continue
+        fi
         n=$((n + 1))
         CHECK_PLAN_KEY[n]=$key CHECK_PLAN_LIMIT[n]=$limit CHECK_PLAN_VERIFY[n]=$verify
         CHECK_PLAN_TOOL[n]=$tool CHECK_PLAN_CMD[n]=$cmd
@@ -895,10 +928,19 @@ check_prefetch() {
         [ -n "${members[$group]+x}" ] || groups+=("$group")
         members[$group]+=" $n"
     done <"$CHECK_BATCH_DIR/plan"
-    [ "$n" -gt 0 ] || return 0
+    # The runs made one by one, each once; none under a time budget, where
+    # each run's bound depends on when it starts (run_limited makes them).
+    [ -z "$CHECK_BUDGET" ] || : >"$CHECK_BATCH_DIR/plan.runs"
+    while IFS=$'\t' read -r solo limit key cmd; do
+        [ -z "${seen[$key]+x}" ] || continue
+        seen[$key]=1
+        m=$((m + 1))
+        CHECK_RUN_KEY[m]=$key CHECK_RUN_LIMIT[m]=$limit CHECK_RUN_CMD[m]=$cmd
+        if [ "$solo" = alone ]; then alone_runs+=("$m"); else shared_runs+=("$m"); fi
+    done <"$CHECK_BATCH_DIR/plan.runs"
+    [ $((n + m)) -gt 0 ] || return 0
     # A process for each program's runs that must be alone; the others in
-    # batches of at most 64M elements' work each (a run of more alone),
-    # CHECK_JOBS of them side by side.
+    # batches of at most 64M elements' work each (a run of more alone).
     for group in "${groups[@]}"; do
         read -r -a runs <<<"${members[$group]}"
         if [ "${group%%$'\t'*}" = alone ]; then
@@ -917,14 +959,18 @@ check_prefetch() {
         done
         shared+=("$batch")
     done
-    # Each batch's runs are judged as soon as it ends, while the others
-    # run. The batches that must be alone wait for the GPU: with a lock,
-    # only for the shared batches' runs, not for their judging.
+    # First what may share the GPU, CHECK_JOBS processes at a time, each
+    # batch judged as soon as it ends; then, one at a time, what must have
+    # it alone (with a lock, that waits only for the shared runs, not for
+    # their judging), each batch judged while the next runs.
     c=0
-    for batch in "${shared[@]}"; do
+    for batch in "${shared[@]}" "${shared_runs[@]/#/run }"; do
         while [ "$c" -ge "$jobs" ]; do wait -n; c=$((c - 1)); done
         # shellcheck disable=SC2086   # one run number a word
-        { check_batch_run shared $batch; check_batch_judge $batch; } &
+        case "$batch" in
+            run\ *) check_single_run shared "${batch#run }" & ;;
+            *) { check_batch_run shared $batch; check_batch_judge $batch; } & ;;
+        esac
         c=$((c + 1))
     done
     [ -n "$CHECK_FLOCK" ] || wait
@@ -934,11 +980,31 @@ check_prefetch() {
         # shellcheck disable=SC2086
         check_batch_judge $batch &
     done
+    for k in "${alone_runs[@]}"; do check_single_run alone "$k"; done
     wait
     for ((k = 1; k <= n; k++)); do
         [ ! -f "$CHECK_BATCH_DIR/$k.rc" ] || CHECK_CACHE[${CHECK_PLAN_KEY[k]}]=$CHECK_BATCH_DIR/$k
     done
-    diag "batches: $n runs in $((${#shared[@]} + ${#alone[@]})) processes first, each judged as its own run (CHECK_BATCH=0: a process each)"
+    for ((k = 1; k <= m; k++)); do
+        [ ! -f "$CHECK_BATCH_DIR/run$k.rc" ] || CHECK_SINGLE[${CHECK_RUN_KEY[k]}]=$CHECK_BATCH_DIR/run$k
+    done
+    diag "made first: $n runs in $((${#shared[@]} + ${#alone[@]})) processes (batches, each run judged as its own), $m runs one by one (CHECK_BATCH=0: a process each, in turn)"
+}
+
+# check_single_run alone|shared N: the run N that check_prefetch makes one
+# by one, exactly as run_limited would: runN.out and runN.rc.
+check_single_run() {
+    local mode=$1 k=$2 rc lock=() t0=${EPOCHREALTIME:-}
+    local -a cmd
+    IFS=$'\t' read -r -a cmd <<<"${CHECK_RUN_CMD[k]}"
+    if [ -n "$CHECK_FLOCK" ]; then
+        if [ "$mode" = shared ]; then lock=(flock -s "$CHECK_GPU_LOCK"); else lock=(flock -x "$CHECK_GPU_LOCK"); fi
+    fi
+    "${lock[@]}" timeout -k 5 "${CHECK_RUN_LIMIT[k]}" "${cmd[@]}" >"$CHECK_BATCH_DIR/run$k.out" 2>&1
+    rc=$?
+    [ "$rc" -ne 137 ] || rc=124
+    check_time_note "$t0" "$mode" "${cmd[*]}"
+    echo "$rc" >"$CHECK_BATCH_DIR/run$k.rc"
 }
 
 # check_batch_run alone|shared N...: the runs N... of the plan (one
@@ -1006,12 +1072,23 @@ check_batch_run() {
 
 # check_batch_judge N...: for each run N of a batch that was made, VERIFY's
 # verdict (or, with no VERIFY, the program's own) in N.out and N.rc, as if
-# it had run alone (and, under a tool, the tool's summary after it).
+# it had run alone (and, under a tool, the tool's summary after it); up to
+# CHECK_JOBS runs at a time.
 check_batch_judge() {
-    local dir=$CHECK_BATCH_DIR k status
-    local -a cmd
+    local k c=0 jobs=${CHECK_BATCH_JOBS:-$CHECK_JOBS}
     for k; do
-        [ -f "$dir/$k.status" ] || continue
+        [ -f "$CHECK_BATCH_DIR/$k.status" ] || continue
+        while [ "$c" -ge "$jobs" ]; do wait -n; c=$((c - 1)); done
+        check_batch_judge_one "$k" &
+        c=$((c + 1))
+    done
+    wait
+}
+
+check_batch_judge_one() {
+    local dir=$CHECK_BATCH_DIR k=$1 status
+    local -a cmd
+    {
         IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
         read -r status <"$dir/$k.status"
         if [ -z "${CHECK_PLAN_VERIFY[k]}" ]; then
@@ -1023,7 +1100,7 @@ check_batch_judge() {
         fi
         if [ -f "$dir/$k.tool" ]; then cat "$(cat "$dir/$k.tool")" >>"$dir/$k.out"; fi
         mv "$dir/$k.rc.new" "$dir/$k.rc"
-    done
+    }
 }
 
 # run_right CMD...: run_bounded for a run that must be right, where
@@ -1147,8 +1224,8 @@ sanitize() {
     local args=(--tool "$tool" --error-exitcode 99)
     check_gate
     CHECK_WHAT=$what
-    if [ -n "$CHECK_PLAN" ]; then
-        [ "$expect" != clean ] || check_plan_note "$tool" "$@"
+    if [ -n "$CHECK_PLAN" ] && [ "$expect" = clean ] && [ -n "$VERIFY" ]; then
+        check_plan_note "$tool" "$@"
         return
     fi
     program_dead "$@" && return
