@@ -941,6 +941,9 @@ check_prefetch() {
     [ $((n + m)) -gt 0 ] || return 0
     # A process for each program's runs that must be alone; the others in
     # batches of at most 64M elements' work each (a run of more alone).
+    # What may share the GPU is started the costliest first (by elements,
+    # a process of its own counting as 64M more: a sanitizer's or a
+    # benchmark's), so that the long ones do not start last.
     for group in "${groups[@]}"; do
         read -r -a runs <<<"${members[$group]}"
         if [ "${group%%$'\t'*}" = alone ]; then
@@ -952,19 +955,26 @@ check_prefetch() {
             IFS=$'\t' read -r -a cmdw <<<"${CHECK_PLAN_CMD[k]}"
             check_weight "${cmdw[@]}"
             if [ -n "$batch" ] && [ $((weight + CHECK_WEIGHT)) -gt $((64 << 20)) ]; then
-                shared+=("$batch")
+                shared+=("$weight"$'\t'"$batch")
                 batch='' weight=0
             fi
             batch+="${batch:+ }$k" weight=$((weight + CHECK_WEIGHT))
         done
-        shared+=("$batch")
+        shared+=("$weight"$'\t'"$batch")
     done
+    for k in "${shared_runs[@]}"; do
+        IFS=$'\t' read -r -a cmdw <<<"${CHECK_RUN_CMD[k]}"
+        check_weight "${cmdw[@]}"
+        shared+=("$((CHECK_WEIGHT + (64 << 20)))"$'\t'"run $k")
+    done
+    [ ${#shared[@]} -eq 0 ] ||
+        mapfile -t shared < <(printf '%s\n' "${shared[@]}" | sort -t $'\t' -k 1,1 -rn | cut -f 2-)
     # First what may share the GPU, CHECK_JOBS processes at a time, each
     # batch judged as soon as it ends; then, one at a time, what must have
     # it alone (with a lock, that waits only for the shared runs, not for
     # their judging), each batch judged while the next runs.
     c=0
-    for batch in "${shared[@]}" "${shared_runs[@]/#/run }"; do
+    for batch in "${shared[@]}"; do
         while [ "$c" -ge "$jobs" ]; do wait -n; c=$((c - 1)); done
         # shellcheck disable=SC2086   # one run number a word
         case "$batch" in
@@ -988,7 +998,7 @@ check_prefetch() {
     for ((k = 1; k <= m; k++)); do
         [ ! -f "$CHECK_BATCH_DIR/run$k.rc" ] || CHECK_SINGLE[${CHECK_RUN_KEY[k]}]=$CHECK_BATCH_DIR/run$k
     done
-    diag "made first: $n runs in $((${#shared[@]} + ${#alone[@]})) processes (batches, each run judged as its own), $m runs one by one (CHECK_BATCH=0: a process each, in turn)"
+    diag "made first: $n runs in $((${#shared[@]} - ${#shared_runs[@]} + ${#alone[@]})) processes (batches, each run judged as its own), $m runs one by one (CHECK_BATCH=0: a process each, in turn)"
 }
 
 # check_single_run alone|shared N: the run N that check_prefetch makes one
