@@ -298,7 +298,7 @@ typedef struct {
 /* What a program is, for --help and for the first line of its report. */
 typedef struct {
     const char *file;      /* legacy.cu or sync.cu */
-    const char *about;     /* one paragraph */
+    const char *about;     /* one paragraph; {file} stands for file */
     const char **variants; /* names of variants 1..nvariants */
     int nvariants;
     lesson_option *options;
@@ -338,7 +338,13 @@ static const char *lesson_dump_path = NULL;
 static inline void lesson_usage(const lesson_program *p)
 {
     int i;
-    printf("usage: %s [options]\n\n%s\n\noptions:\n", lesson_prog, p->about);
+    const char *about = p->about, *at;
+    printf("usage: %s [options]\n\n", lesson_prog);
+    while ((at = strstr(about, "{file}")) != NULL) {
+        printf("%.*s%s", (int)(at - about), about, p->file);
+        about = at + 6;
+    }
+    printf("%s\n\noptions:\n", about);
     for (i = 0; i < p->noptions; i++) {
         const lesson_option *o = &p->options[i];
         char flag[64];
@@ -675,11 +681,13 @@ static inline int lesson_result(int right, const char *fmt, ...)
  * A lesson folder with a harness.cu builds each program from two
  * translation units (mk/lesson.mk): harness.cu, the host side a student
  * never edits (command line, input, CPU reference, launch, verdict), built
- * with LESSON_HARNESS defined; and the lesson file (legacy.cu, sync.cu, a
- * student's mine.cu), device code only, built with LESSON_UNIT defined.
- * build/verify is harness.cu again, built by the host C compiler with
- * LESSON_VERIFY defined: it runs a program with --dump, and judges what
- * the program wrote (lesson_verify_start below).
+ * once per build folder with LESSON_HARNESS defined; and the lesson file
+ * (legacy.cu, sync.cu, a student's mine.cu), device code only, built with
+ * LESSON_UNIT and LESSON_SRC_NAME (its file name, a string) defined: the
+ * harness reads that name as lesson_src_name. build/verify is harness.cu
+ * again, built by the host C compiler with LESSON_VERIFY defined: it runs
+ * a program with --dump, and judges what the program wrote
+ * (lesson_verify_start below).
  *
  * Delays that do not depend on the file: in a lesson unit every warp
  * primitive (__shfl*_sync, __ballot_sync, __any/__all/__uni_sync,
@@ -709,6 +717,14 @@ static inline int lesson_sleepers_lanes(const char *name, unsigned *lanes, int *
 }
 
 #if defined(LESSON_UNIT) && !defined(LESSON_VERIFY)
+
+/* The lesson file's name, for the harness (extern: C++ would keep a const
+ * of namespace scope to this translation unit). */
+#ifndef LESSON_SRC_NAME
+#define LESSON_SRC_NAME "lesson.cu"
+#endif
+extern const char lesson_src_name[];
+const char lesson_src_name[] = LESSON_SRC_NAME;
 
 #if defined(WARPSIM)
 static unsigned lesson_delay_ns_d;
@@ -898,6 +914,7 @@ static __device__ __forceinline__ T lesson_delay_after(T v)
 #if defined(LESSON_HARNESS) && !defined(LESSON_VERIFY)
 /* Defined in the lesson unit by this header (see above). */
 void lesson_delay_set(unsigned ns, unsigned lanes, int random, unsigned long long seed);
+extern const char lesson_src_name[];
 
 /* Hands -j NS and --sleepers to the lesson unit; seed draws "random". */
 static inline void lesson_delay_from_options(long long ns, long long seed)
@@ -1090,6 +1107,9 @@ static inline void lesson_dump_close(FILE *f)
         lesson_fail(LESSON_WRONG, "--dump: write failed: %s", strerror(errno));
 }
 #else /* LESSON_VERIFY */
+
+/* build/verify judges any lesson file's program. */
+static const char lesson_src_name[] = "the lesson file";
 
 #include <sys/types.h>
 #include <sys/wait.h>

@@ -31,10 +31,11 @@
 # warpsim (and warpsim/$(WS_B)/warpsim, the driver).
 #
 # Lessons with a harness.cu (the harness convention, include/lesson.h):
-# each program X is harness.cu + X.cu, compiled as two translation units
-# (X.cu with -DLESSON_UNIT, harness.cu with -DLESSON_HARNESS and
-# -DLESSON_SRC_NAME='"X.cu"') and linked, by nvcc into build/X and by
-# WS_CC against warpsim into build/emu/X; SRC=path/mine.cu the same into
+# each program X is harness.cu + X.cu, two translation units: harness.cu
+# compiled once per build folder with -DLESSON_HARNESS (build/harness.o,
+# build/emu/harness.o), X.cu with -DLESSON_UNIT -DLESSON_SRC_NAME='"X.cu"',
+# linked by nvcc into build/X and by WS_CC against warpsim into
+# build/emu/X; SRC=path/mine.cu the same into
 # build/mine and build/emu/mine (build/$(MINE) and build/emu/$(MINE)). build/verify is harness.cu built by
 # HOST_CC with -DLESSON_VERIFY; the checker runs every program through it
 # (check.sh --verify). Lessons without harness.cu build each X.cu alone.
@@ -222,20 +223,24 @@ $(BUILD)/%: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
 	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$<) $< -o $@
 ifneq ($(HARNESS),)
-# $(call harness_nvcc,LESSON FILE,OUTPUT): the lesson file and harness.cu,
-# two translation units (no -rdc: the harness launches the kernels through
-# their declarations), linked into OUTPUT.
+# $(call harness_nvcc,LESSON FILE,OUTPUT): the lesson file, compiled, and
+# $(BUILD)/harness.o linked into OUTPUT (no -rdc: the harness launches the
+# kernels through their declarations).
 # (A Makefile that still adds harness.cu or LESSON_SRC_NAME to the flags
 # of a program has them filtered out here.)
 harness_flags = $(filter-out %harness.cu -DLESSON_SRC_NAME=%,$(ALL_NVCCFLAGS))
 define harness_nvcc
-	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
-	$(Q)$(RUN_NVCC) $(harness_flags) -DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"' -x cu -c harness.cu -o $(2).harness.o
-	$(Q)$(RUN_NVCC) $(harness_flags) $(2).unit.o $(2).harness.o -o $(2)
-	$(Q)rm -f $(2).unit.o $(2).harness.o
+	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
+	$(Q)$(RUN_NVCC) $(harness_flags) $(2).unit.o $(BUILD)/harness.o -o $(2)
+	$(Q)rm -f $(2).unit.o
 endef
-$(addprefix $(BUILD)/,$(HARNESS_PROGRAMS)): $(BUILD)/%: %.cu harness.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
-	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ = harness.cu + $< (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
+# The harness, once for every program of the folder; the lesson's own
+# headers may be in it.
+$(BUILD)/harness.o: harness.cu $(TOP)/include/lesson.h $(wildcard *.h *.cuh) $(FLAGS_STAMP) | $(BUILD)
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
+	$(Q)$(RUN_NVCC) $(harness_flags) -DLESSON_HARNESS -x cu -c harness.cu -o $@
+$(addprefix $(BUILD)/,$(HARNESS_PROGRAMS)): $(BUILD)/%: %.cu $(BUILD)/harness.o $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ = harness.o + $< (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
 	$(call harness_nvcc,$<,$@)
 endif
 
@@ -244,7 +249,7 @@ $(addprefix $(BUILD)/,$(NEEDS_70)): ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FL
 endif
 
 # A learner's file, built with the same flags wherever it lives.
-$(BUILD)/$(MINE): $(SRC) $(HARNESS) $(TOP)/include/lesson.h FORCE | $(BUILD)
+$(BUILD)/$(MINE): $(SRC) $(if $(HARNESS),$(BUILD)/harness.o) $(TOP)/include/lesson.h FORCE | $(BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
 ifeq ($(HARNESS),)
@@ -292,15 +297,18 @@ $(EMU_BUILD)/$(MINE): $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC)")
 	$(Q)$(call ws_build,$(SRC),$@,-I$(CURDIR))
 else
-# $(call ws_harness_build,LESSON FILE,OUTPUT): the same two units for warpsim.
-ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -I$(CURDIR)) && \
-    $(call ws_compile,harness.cu,$(2).harness.o,-DLESSON_HARNESS -DLESSON_SRC_NAME='"$(notdir $(1))"') && \
-    $(call ws_link,$(2).unit.o $(2).harness.o,$(2)) && rm -f $(2).unit.o $(2).harness.o
-$(EMU_BUILD)/%: %.cu harness.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
-	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.cu + $<")
+# $(call ws_harness_build,LESSON FILE,OUTPUT[,EXTRA FLAGS]): the same for
+# warpsim: the lesson file, compiled, and $(EMU_BUILD)/harness.o.
+ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I$(CURDIR) $(3)) && \
+    $(call ws_link,$(2).unit.o $(EMU_BUILD)/harness.o,$(2)) && rm -f $(2).unit.o
+$(EMU_BUILD)/harness.o: harness.cu $(wildcard *.h *.cuh) $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
+	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
+	$(Q)$(call ws_compile,harness.cu,$@,-DLESSON_HARNESS)
+$(EMU_BUILD)/%: %.cu $(EMU_BUILD)/harness.o $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
+	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.o + $<")
 	$(Q)$(call ws_harness_build,$<,$@)
 
-$(EMU_BUILD)/$(MINE): $(SRC) harness.cu $(WS_DEPS) FORCE | $(EMU_BUILD)
+$(EMU_BUILD)/$(MINE): $(SRC) $(EMU_BUILD)/harness.o $(WS_DEPS) FORCE | $(EMU_BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC) and harness.cu")
 	$(Q)$(call ws_harness_build,$(SRC),$@)
@@ -340,12 +348,14 @@ endif
 
 # Every wrong fix in wrong/ must be rejected by the checker. Each is built
 # under its own name (build/wrong/F, build/emu/wrong/F), so that JOBS=N of
-# them run at once; what they share (build/verify, warpsim) is built first.
-# The TAP lines come out in order once all have run.
+# them run at once; what they share (build/verify, the harness objects,
+# warpsim) is built first. The TAP lines come out in order once all have run.
 WRONG := $(sort $(wildcard wrong/*.cu))
 WRONG_LIMIT ?= 150
 .PHONY: check-wrong-one
-check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB))
+check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB)) \
+             $(if $(HARNESS),$(if $(HAVE_NVCC),$(if $(filter gpu,$(CHECK_TARGET)),$(BUILD)/harness.o)) \
+                             $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o))
 ifeq ($(WRONG),)
 	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.cu)"
 else

@@ -26,10 +26,6 @@
  */
 #include "lesson.h"
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "lesson.cu"
-#endif
-
 #if !defined(LESSON_VERIFY)
 __global__ void block_sum(const int *in, long long n, int *warp_sums,
                           int *block_sums, int variant);
@@ -37,7 +33,7 @@ __global__ void block_sum(const int *in, long long n, int *warp_sums,
 
 #define ABOUT \
     "Lesson 01: sums n random ints per warp and per block on the GPU with the\n" \
-    "kernels of " LESSON_SRC_NAME ", and checks every warp sum and block sum\n" \
+    "kernels of {file}, and checks every warp sum and block sum\n" \
     "against the CPU. legacy.cu sums through volatile shared memory with no\n" \
     "warp synchronization (variant 1) or with the mask-less __shfl_down of\n" \
     "CUDA 8 (variant 2): right by luck without delays, wrong with -j 200 on a\n" \
@@ -95,7 +91,7 @@ int lesson_main(int argc, char **argv)
         { 'k', "variant", "K", &variant, 1,
           (long long)(sizeof variants / sizeof variants[0]), "which kernel" },
     };
-    lesson_program program = { LESSON_SRC_NAME, ABOUT, variants,
+    lesson_program program = { lesson_src_name, ABOUT, variants,
         (int)(sizeof variants / sizeof variants[0]),
         options, (int)(sizeof options / sizeof options[0]) };
     long long blocks, nwarps;
@@ -144,7 +140,7 @@ int lesson_main(int argc, char **argv)
     rc = judge(want_warp, got_warp, nwarps, want_block, got_block, blocks);
     return status ? status : rc;
 #else
-    printf("%s variant %lld (%s)\n", LESSON_SRC_NAME, variant, variants[variant - 1]);
+    printf("%s variant %lld (%s)\n", lesson_src_name, variant, variants[variant - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld jitter=%lldns%s%s%s: %lld blocks of %lld threads, %lld warps\n",
            n, seed, jitter, jitter ? " (" : "", jitter ? lesson_sleepers : "",

@@ -45,10 +45,6 @@
 #include "lesson.h"
 #include "demos.h"
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "the lesson file"
-#endif
-
 #if !defined(LESSON_VERIFY)
 __global__ void demo_activemask(const int *in, long long n, int count, int *sums);
 __global__ void demo_partners(const int *in, long long n, int count, int *sums);
@@ -64,7 +60,7 @@ enum { D_ACTIVEMASK = 1, D_PARTNERS, D_RECONVERGE, D_HANG, D_EXITED, D_DETECTIVE
 
 #define ABOUT \
     "Lesson 02: what to pass as the mask. Runs one demonstration (-k, by number\n" \
-    "or name) with the kernels of " LESSON_SRC_NAME " and checks it against the\n" \
+    "or name) with the kernels of {file} and checks it against the\n" \
     "CPU. legacy.cu passes masks that name the wrong lanes: demonstrations 1\n" \
     "and 3 are usually right by luck without -j and wrong with -j 200 on a GPU\n" \
     "with independent thread scheduling; 2 reads lanes outside its mask\n" \
@@ -383,7 +379,7 @@ int lesson_main(int argc, char **argv)
         { 'w', "watchdog", "CYCLES", &cycles, 1000, 1LL << 40,
           "4: spinning lanes give up after CYCLES clock cycles" },
     };
-    lesson_program program = { LESSON_SRC_NAME, ABOUT, variants, NDEMOS,
+    lesson_program program = { lesson_src_name, ABOUT, variants, NDEMOS,
         options, (int)(sizeof options / sizeof options[0]) };
     results r;
     int *in, demo, a;
@@ -425,7 +421,7 @@ int lesson_main(int argc, char **argv)
     rc = judge(demo, &r, n);
     return status ? status : rc;
 #else
-    printf("%s demonstration %d (%s)\n", LESSON_SRC_NAME, demo, variants[demo - 1]);
+    printf("%s demonstration %d (%s)\n", lesson_src_name, demo, variants[demo - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld jitter=%lldns%s%s%s: %lld blocks of %lld threads, %lld warps\n",
            n, seed, jitter, jitter ? " (" : "", jitter ? lesson_sleepers : "",

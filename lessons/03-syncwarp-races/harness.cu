@@ -42,10 +42,6 @@
  */
 #include "lesson.h"
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "lesson.cu"
-#endif
-
 #if !defined(LESSON_VERIFY)
 __global__ void demo_tree(const int *in, long long n, int *sums);
 __global__ void demo_transpose(const int *in, long long n, int *out);
@@ -80,7 +76,7 @@ static const char *variants[] = {
 
 #define ABOUT \
     "Lesson 03: five demonstrations of __syncwarp() with the kernels of\n" \
-    LESSON_SRC_NAME ", checked against the CPU; choose one with -k, by number\n" \
+    "{file}, checked against the CPU; choose one with -k, by number\n" \
     "or name. legacy.cu treats __syncwarp() as a promise of lockstep or\n" \
     "leaves it out: usually right by luck without delays; with -j 200 and\n" \
     "the right --sleepers (tree: even, transpose and around: odd, converged:\n" \
@@ -211,7 +207,7 @@ int lesson_main(int argc, char **argv)
         { 'w', "watchdog", "CYCLES", &cycles, 1000, 1LL << 40,
           "5: spinning lanes give up after CYCLES clock cycles" },
     };
-    lesson_program program = { LESSON_SRC_NAME, ABOUT, variants,
+    lesson_program program = { lesson_src_name, ABOUT, variants,
         (int)(sizeof variants / sizeof variants[0]),
         options, (int)(sizeof options / sizeof options[0]) };
     long long blocks, nwarps, count;
@@ -273,7 +269,7 @@ int lesson_main(int argc, char **argv)
     rc = judge(demo, want, got, count);
     return status ? status : rc;
 #else
-    printf("%s demonstration %d (%s)\n", LESSON_SRC_NAME, demo, variants[demo - 1]);
+    printf("%s demonstration %d (%s)\n", lesson_src_name, demo, variants[demo - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld jitter=%lldns%s%s%s: %lld blocks of %lld threads, %lld warps\n",
            n, seed, jitter, jitter ? " (" : "", jitter ? lesson_sleepers : "",

@@ -38,10 +38,6 @@
  */
 #include "lesson.h"
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "lesson.cu"
-#endif
-
 #if !defined(LESSON_VERIFY)
 __global__ void count_keys(const unsigned *keys, const int *branch, long long n,
                            unsigned *groups, unsigned *tickets, unsigned *counts,
@@ -50,7 +46,7 @@ __global__ void count_keys(const unsigned *keys, const int *branch, long long n,
 
 #define ABOUT \
     "Lesson 04: groups the lanes of each warp by key with the kernels of\n" \
-    LESSON_SRC_NAME "; each group's leader counts the group with one atomicAdd\n" \
+    "{file}; each group's leader counts the group with one atomicAdd\n" \
     "and hands out tickets. Checks every lane's group mask, every key's count\n" \
     "and every ticket against the CPU. legacy.cu: variant 1 is wrong whenever\n" \
     "a warp holds two keys; variant 2 is right by luck without delays and\n" \
@@ -202,7 +198,7 @@ int lesson_main(int argc, char **argv)
         { 'd', "divergent", "D", &divergent, 0, 1,
           "1: a random half of the lanes takes another branch" },
     };
-    lesson_program program = { LESSON_SRC_NAME, ABOUT, variants,
+    lesson_program program = { lesson_src_name, ABOUT, variants,
         (int)(sizeof variants / sizeof variants[0]),
         options, (int)(sizeof options / sizeof options[0]) };
     long long blocks, i;
@@ -264,7 +260,7 @@ int lesson_main(int argc, char **argv)
     rc = judge(keys, branch, n, nkeys, groups, tickets, counts);
     return status ? status : rc;
 #else
-    printf("%s variant %lld (%s)\n", LESSON_SRC_NAME, variant, variants[variant - 1]);
+    printf("%s variant %lld (%s)\n", lesson_src_name, variant, variants[variant - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld keys=%lld divergent=%lld jitter=%lldns%s%s%s: "
            "%lld blocks of %lld threads, %lld warps%s\n",

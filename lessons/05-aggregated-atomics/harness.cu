@@ -37,10 +37,6 @@
  */
 #include "lesson.h"
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "lesson.cu"
-#endif
-
 #if !defined(LESSON_VERIFY)
 __global__ void compact(const int *in, long long n, int keep_max, int queues,
                         int *out, unsigned *counters, unsigned *overflow, int variant);
@@ -48,7 +44,7 @@ __global__ void compact(const int *in, long long n, int keep_max, int queues,
 
 #define ABOUT \
     "Lesson 05: stream compaction with warp-aggregated atomics, the kernels of\n" \
-    LESSON_SRC_NAME ". Keeps the elements <= P of n random ints in 1..100 and\n" \
+    "{file}. Keeps the elements <= P of n random ints in 1..100 and\n" \
     "appends each one's index to queue in[i] % Q at a slot taken from the\n" \
     "queue's counter, one atomicAdd per group of lanes; checks that every slot\n" \
     "is written exactly once and every kept element is in exactly one slot.\n" \
@@ -195,7 +191,7 @@ int lesson_main(int argc, char **argv)
         { 'q', "queues", "Q", &queues, 1, 32,
           "output queues: element i goes to queue in[i] % Q (variants 3 and 4)" },
     };
-    lesson_program program = { LESSON_SRC_NAME, ABOUT, variants,
+    lesson_program program = { lesson_src_name, ABOUT, variants,
         (int)(sizeof variants / sizeof variants[0]),
         options, (int)(sizeof options / sizeof options[0]) };
     long long blocks, i, nout;
@@ -267,7 +263,7 @@ int lesson_main(int argc, char **argv)
     rc = judge(in, n, (int)keep_pct, (int)queues, out, got, overflow, seen);
     return status ? status : rc;
 #else
-    printf("%s variant %lld (%s)\n", LESSON_SRC_NAME, variant, variants[variant - 1]);
+    printf("%s variant %lld (%s)\n", lesson_src_name, variant, variants[variant - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld keep<=%lld queues=%lld jitter=%lldns%s%s%s: "
            "%lld blocks of %lld threads\n",

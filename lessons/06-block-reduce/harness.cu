@@ -36,13 +36,9 @@
 #include "lesson.h"
 #include "reduce.h"
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "lesson.cu"
-#endif
-
 #define ABOUT \
     "Lesson 06: sums n random ints (never 0) on the GPU with the kernels of\n" \
-    LESSON_SRC_NAME ", and checks the sum (and, for variants 1 and 2, each\n" \
+    "{file}, and checks the sum (and, for variants 1 and 2, each\n" \
     "block's sum) against the 64-bit CPU sum, modulo 2^32: the GPU sums in\n" \
     "int, which wraps around. legacy.cu sums each warp through volatile shared\n" \
     "memory with no warp synchronization: right by luck without delays, wrong\n" \
@@ -119,7 +115,7 @@ int lesson_main(int argc, char **argv)
         { 'm', "max", "M", &max_value, 1, 1 << 30,
           "input values are -M..-1 and 1..M" },
     };
-    lesson_program program = { LESSON_SRC_NAME, ABOUT, variants,
+    lesson_program program = { lesson_src_name, ABOUT, variants,
         (int)(sizeof variants / sizeof variants[0]),
         options, (int)(sizeof options / sizeof options[0]) };
     long long want64, blocks, nblocks;
@@ -171,7 +167,7 @@ int lesson_main(int argc, char **argv)
     rc = judge((int)variant, n, want_block, got_block, nblocks, want64, got);
     return status ? status : rc;
 #else
-    printf("%s variant %lld (%s)\n", LESSON_SRC_NAME, variant, variants[variant - 1]);
+    printf("%s variant %lld (%s)\n", lesson_src_name, variant, variants[variant - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld values=+-1..%lld jitter=%lldns%s%s%s threads=%lld "
            "blocks<=%lld unroll=%lld\n",

@@ -50,10 +50,6 @@ __global__ void compact_scan(const int *in, long long n, int *out, int *counts);
 __global__ void compact_ballot(const int *in, long long n, int *out, int *counts);
 #endif
 
-#ifndef LESSON_SRC_NAME
-#define LESSON_SRC_NAME "the lesson file"
-#endif
-
 enum { V_INCLUSIVE = 1, V_EXCLUSIVE, V_BLOCK, V_COMPACT, V_BALLOT, V_DEVICE };
 
 static const char *variants[] = {
@@ -235,9 +231,9 @@ int lesson_main(int argc, char **argv)
         { 'm', "max", "M", &max_value, 1, 1 << 30,
           "input values are -M..-1 and 1..M" },
     };
-    lesson_program program = { LESSON_SRC_NAME,
+    lesson_program program = { lesson_src_name,
         "Lesson 07: prefix sums (scans) with the warp-level code of\n"
-        LESSON_SRC_NAME ", checked against the CPU. n random ints (never 0) are\n"
+        "{file}, checked against the CPU. n random ints (never 0) are\n"
         "scanned over warp segments, over blocks, or as one array; or each\n"
         "block's positive elements are compacted to the front of its part of\n"
         "the output, in order. legacy.cu scans in volatile shared memory with\n"
@@ -307,7 +303,7 @@ int lesson_main(int argc, char **argv)
     rc = judge(v, variant, n, threads, blocks, want, got, want_counts, got_counts);
     return status ? status : rc;
 #else
-    printf("%s variant %lld (%s)\n", LESSON_SRC_NAME, variant, variants[v - 1]);
+    printf("%s variant %lld (%s)\n", lesson_src_name, variant, variants[v - 1]);
     lesson_print_path();
     printf("n=%lld seed=%lld values=+-1..%lld jitter=%lldns (%s lanes sleep): "
            "%lld blocks of %lld threads", n, seed, max_value, jitter, lesson_sleepers,
