@@ -304,26 +304,28 @@ static inline void lane_start(ws_lane *l)
 }
 
 /* The end of a scheduling point: the running lane l goes on (n == l), or
- * hands over to n, or, with no lane ready (n NULL), to the scheduler. */
-static inline __attribute__((always_inline)) void hand_over(ws_lane *l, ws_lane *n)
+ * hands over to n, or, with no lane ready (n NULL), to the scheduler.
+ * Returns the context to switch to (n's or the scheduler's), NULL when l
+ * goes on; the caller switches. */
+static inline __attribute__((always_inline)) ws_ctx *hand_over(ws_lane *l, ws_lane *n)
 {
     if (n == l) {
         lane_start(l);
-        return;
+        return NULL;
     }
     if (n) {
         lane_start(n);
-        ws_ctx_switch(&l->ctx, &n->ctx);
-        return;
+        return &n->ctx;
     }
     ws.cur = NULL;
     ws_self = &host_coords;
-    ws_ctx_switch(&l->ctx, &ws.sched);
+    return &ws.sched;
 }
 
 /* ws_yield under lockstep: the lane stops, the next lane of the step (of
- * the same warp) starts, with one update of the warp's masks. */
-static inline __attribute__((always_inline)) void lockstep_yield(ws_lane *l)
+ * the same warp) starts, with one update of the warp's masks. Returns the
+ * context to switch to, as hand_over. */
+static inline __attribute__((always_inline)) ws_ctx *lockstep_yield(ws_lane *l)
 {
     ws_warp *w = &ws.warps[l->warp];
     unsigned lbit = 1u << l->lane, nbit;
@@ -343,26 +345,32 @@ static inline __attribute__((always_inline)) void lockstep_yield(ws_lane *l)
         w->waiting &= ~nbit;
         ws.cur = n;
         ws_self = &n->coords;
-        ws_ctx_switch(&l->ctx, &n->ctx);
-        return;
+        return &n->ctx;
     }
-    hand_over(l, n);
+    return hand_over(l, n);
 }
 
-/* ws_yield for its and random (l: the running lane). */
-static inline __attribute__((always_inline)) void heap_yield(ws_lane *l)
+/* ws_yield for its and random (l: the running lane); returns the context
+ * to switch to, as hand_over. */
+static inline __attribute__((always_inline)) ws_ctx *heap_yield(ws_lane *l)
 {
     lane_stopped(l);
-    hand_over(l, next_lane());
+    return hand_over(l, next_lane());
+}
+
+ws_ctx *ws_yield_to(ws_lane *l)
+{
+    if (ws_cfg.model == WS_LOCKSTEP)
+        return lockstep_yield(l);
+    return heap_yield(l);
 }
 
 void ws_yield(void)
 {
     ws_lane *l = ws.cur;
-    if (ws_cfg.model == WS_LOCKSTEP)
-        lockstep_yield(l);
-    else
-        heap_yield(l);
+    ws_ctx *c = ws_yield_to(l);
+    if (c)
+        ws_ctx_switch(&l->ctx, c);
 }
 
 /* Called by a lane that set its state to a wait: returns once released. */
@@ -394,15 +402,16 @@ void ws_lane_sleep(ws_lane *l, uint64_t ns)
 }
 
 /* random: at a scheduling point of l, a random ready lane whose clock is
- * within WS_RANDOM_WINDOW of the earliest runs next (l itself, maybe). */
-static __attribute__((noinline)) void random_point(ws_lane *l)
+ * within WS_RANDOM_WINDOW of the earliest runs next (l itself, maybe).
+ * Returns the context to switch to, as hand_over. */
+static __attribute__((noinline)) ws_ctx *random_point(ws_lane *l)
 {
     ws_lane *c = NULL;
     uint64_t lo;
     int tries, ci = -1;
     l->clock += WS_STEP_CYCLES;
     if (heap_n == 0)
-        return;
+        return NULL;
     lo = entry_clock(heap[0]) < l->clock ? entry_clock(heap[0]) : l->clock;
     /* (a lane's clock does not change while it waits in the heap: the
      * entry's copy is the lane's clock) */
@@ -428,18 +437,18 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
         prefetch_stack(c);
         heap_remove_at(ci);
         ws.next = c;
-        heap_yield(l);
+        return heap_yield(l);
     }
+    return NULL;
 }
 
 /* The model's part of a scheduling point, under lockstep and random (its
- * is ws_point_at's own). */
-void ws_point_model(ws_lane *l)
+ * is ws_point_to's own): the context to switch to, or NULL. */
+ws_ctx *ws_point_model(ws_lane *l)
 {
     if (ws_cfg.model == WS_LOCKSTEP)
-        lockstep_yield(l);
-    else
-        random_point(l);
+        return lockstep_yield(l);
+    return random_point(l);
 }
 
 void ws_point(uintptr_t pc)

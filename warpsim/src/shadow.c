@@ -846,23 +846,54 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     check_access(addr, size, flags, pc);
 }
 
-/* A hook's access: host code touching device memory is an error; a lane's
- * access is a scheduling point, then checked. */
+/* Host code touching device memory is an error (a hook's access with no
+ * running lane). */
 static inline __attribute__((always_inline)) void
-access_at(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+host_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    if (addr - ws_arena_lo < ws_arena_len)
+        report_bad_global(NULL, addr, size, flags, pc);
+}
+
+/* A hook's access: a lane's access is a scheduling point, then checked. */
+void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     if (!ws.cur) {
-        if (addr - ws_arena_lo < ws_arena_len)
-            report_bad_global(NULL, addr, size, flags, pc);
+        host_access(addr, size, flags, pc);
         return;
     }
     ws_point_at(pc);
     check_access(addr, size, flags, pc);
 }
 
-void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+/* A stub hook's access up to its switch: the scheduling point, and the
+ * check when the running lane goes on. Returns the switch the stub makes
+ * (ctx.c), after which ws_after_* checks the access. */
+static inline __attribute__((always_inline)) ws_hop
+enter(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
-    access_at(addr, size, flags, pc);
+    ws_hop h = { NULL, NULL };
+    ws_lane *l = ws.cur;
+    if (!l) {
+        host_access(addr, size, flags, pc);
+        return h;
+    }
+    h.to = ws_point_to(l, pc);
+    if (h.to)
+        h.from = &l->ctx;
+    else
+        check_access(addr, size, flags, pc);
+    return h;
+}
+
+ws_hop ws_enter_access(uintptr_t addr, uintptr_t pc, size_t size, int flags)
+{
+    return enter(addr, size, flags, pc);
+}
+
+void ws_after_access(uintptr_t addr, uintptr_t pc, size_t size, int flags)
+{
+    check_access(addr, size, flags, pc);
 }
 
 /* The same for the plain reads and writes of 1, 2, 4 and 8 bytes, each
@@ -873,16 +904,22 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 #else
 #define NO_SLP
 #endif
-#define ACCESS_FIXED(size)                                                  \
-    NO_SLP void ws_read##size(uintptr_t addr, uintptr_t pc)                 \
+#define HALVES(name, bytes, kind)                                               \
+    NO_SLP ws_hop ws_enter_##name(uintptr_t addr, uintptr_t pc, size_t size, int flags) \
     {                                                                       \
-        access_at(addr, size, 0, pc);                                       \
+        (void)size, (void)flags;                                            \
+        return enter(addr, bytes, kind, pc);                                \
     }                                                                       \
-    NO_SLP void ws_write##size(uintptr_t addr, uintptr_t pc)                \
+    NO_SLP void ws_after_##name(uintptr_t addr, uintptr_t pc, size_t size, int flags) \
     {                                                                       \
-        access_at(addr, size, WS_ACC_WRITE, pc);                            \
+        (void)size, (void)flags;                                            \
+        check_access(addr, bytes, kind, pc);                                \
     }
-ACCESS_FIXED(1)
-ACCESS_FIXED(2)
-ACCESS_FIXED(4)
-ACCESS_FIXED(8)
+HALVES(read1, 1, 0)
+HALVES(read2, 2, 0)
+HALVES(read4, 4, 0)
+HALVES(read8, 8, 0)
+HALVES(write1, 1, WS_ACC_WRITE)
+HALVES(write2, 2, WS_ACC_WRITE)
+HALVES(write4, 4, WS_ACC_WRITE)
+HALVES(write8, 8, WS_ACC_WRITE)

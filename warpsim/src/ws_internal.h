@@ -1,7 +1,8 @@
 /*
  * ws_internal.h - what warpsim's modules share.
  *
- *   ctx.c      coroutines: one stack and one saved context per lane
+ *   ctx.c      coroutines: one stack and one saved context per lane; the
+ *              access hooks' stubs, which switch lanes
  *   sched.c    blocks, lanes, the three scheduling models, hangs
  *   prims.c    warp primitives, __syncthreads, atomics, time
  *   shadow.c   device memory, shadow memory, races, uninitialized reads
@@ -67,6 +68,34 @@ typedef struct ws_ctx {
 void ws_ctx_prepare(ws_ctx *c, void *stack, size_t size, void (*entry)(void));
 void ws_ctx_switch(ws_ctx *from, ws_ctx *to);
 void *ws_stack_alloc(size_t size);
+
+/*
+ * The access hooks whose scheduling point switches lanes in an assembly
+ * stub (ctx.c) rather than in C: X(hook, bytes, flags, half) makes
+ * __tsan_HOOK(addr), which calls ws_enter_HALF(addr, pc, bytes, flags)
+ * (shadow.c) and, when that returns a switch and the lane later runs
+ * again, ws_after_HALF(addr, pc, bytes, flags). Flags are WS_ACC_* values
+ * written as numbers for the assembly: 1 write, 4 volatile.
+ */
+#define WS_STUB_HOOKS(X)                                                      \
+    X(read1, 1, 0, read1) X(read2, 2, 0, read2) X(read4, 4, 0, read4)          \
+    X(read8, 8, 0, read8) X(read16, 16, 0, access)                            \
+    X(write1, 1, 1, write1) X(write2, 2, 1, write2) X(write4, 4, 1, write4)    \
+    X(write8, 8, 1, write8) X(write16, 16, 1, access)                         \
+    WS_STUB_SIZES(X, unaligned_read, 0) WS_STUB_SIZES(X, unaligned_write, 1)  \
+    WS_STUB_SIZES(X, volatile_read, 4) WS_STUB_SIZES(X, volatile_write, 5)    \
+    WS_STUB_SIZES(X, unaligned_volatile_read, 4)                              \
+    WS_STUB_SIZES(X, unaligned_volatile_write, 5)
+#define WS_STUB_SIZES(X, kind, flags)                                         \
+    X(kind##1, 1, flags, access) X(kind##2, 2, flags, access)                 \
+    X(kind##4, 4, flags, access) X(kind##8, 8, flags, access)                 \
+    X(kind##16, 16, flags, access)
+
+/* What ws_enter_* returns: the switch the stub makes (from the running
+ * lane's context to another), or none (to NULL): the access was checked. */
+typedef struct ws_hop {
+    ws_ctx *from, *to;
+} ws_hop;
 
 /* ---- lanes and blocks (sched.c) ------------------------------------- */
 
@@ -188,6 +217,7 @@ void ws_block(void);                         /* wait until released */
 void ws_release(ws_lane *l, uint64_t when);  /* ready again at virtual time when */
 void ws_set_state(ws_lane *l, int state);    /* keeps the warp's masks */
 void ws_yield(void);
+ws_ctx *ws_yield_to(ws_lane *l);             /* ws_yield's switch, not made */
 uint64_t ws_lane_clock(const ws_lane *l);
 void ws_lane_sleep(ws_lane *l, uint64_t ns);
 int ws_pos_cmp(const ws_lane *a, const ws_lane *b);
@@ -220,14 +250,17 @@ static inline int ws_tracked(uintptr_t p)
 void ws_shadow_init(void);
 void ws_shadow_block_start(void);
 void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
-void ws_read1(uintptr_t addr, uintptr_t pc);   /* ws_access for a plain read */
-void ws_read2(uintptr_t addr, uintptr_t pc);   /* or write of 1, 2, 4, 8 bytes */
-void ws_read4(uintptr_t addr, uintptr_t pc);
-void ws_read8(uintptr_t addr, uintptr_t pc);
-void ws_write1(uintptr_t addr, uintptr_t pc);
-void ws_write2(uintptr_t addr, uintptr_t pc);
-void ws_write4(uintptr_t addr, uintptr_t pc);
-void ws_write8(uintptr_t addr, uintptr_t pc);
+/* The halves of a stub hook's access (WS_STUB_HOOKS): ws_enter_* makes the
+ * scheduling point and, when the lane goes on, checks the access;
+ * ws_after_* checks it when the lane runs again after a switch. The
+ * versions for plain accesses of 1 to 8 bytes ignore size and flags. */
+#define WS_STUB_HALVES(half)                                                  \
+    ws_hop ws_enter_##half(uintptr_t addr, uintptr_t pc, size_t size, int flags); \
+    void ws_after_##half(uintptr_t addr, uintptr_t pc, size_t size, int flags);
+WS_STUB_HALVES(read1) WS_STUB_HALVES(read2) WS_STUB_HALVES(read4) WS_STUB_HALVES(read8)
+WS_STUB_HALVES(write1) WS_STUB_HALVES(write2) WS_STUB_HALVES(write4) WS_STUB_HALVES(write8)
+WS_STUB_HALVES(access)
+#undef WS_STUB_HALVES
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
 void *ws_arena_alloc(size_t bytes, cudaError_t *err);
 int ws_arena_free(void *p);
@@ -302,7 +335,7 @@ void ws_report_close(void);
 
 /* ---- a scheduling point (sched.c's ws_point, inline for the hooks) ---- */
 
-void ws_point_model(ws_lane *l);              /* sched.c: lockstep and random */
+ws_ctx *ws_point_model(ws_lane *l);          /* sched.c: lockstep and random */
 
 /* Widens the range [*lo, *hi] of pcs to hold pc. */
 static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
@@ -313,12 +346,12 @@ static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
         *hi = pc;
 }
 
-/* A scheduling point at pc (in the lesson's code): the lane's position
- * moves there, the hang and livelock bounds count it, and the model may
- * switch to another lane. */
-static inline void ws_point_at(uintptr_t pc)
+/* A scheduling point of the running lane l at pc (in the lesson's code):
+ * the lane's position moves there, the hang and livelock bounds count it,
+ * and the model may hand over to another lane. Returns the context to
+ * switch to, or NULL when l goes on; the caller switches. */
+static inline ws_ctx *ws_point_to(ws_lane *l, uintptr_t pc)
 {
-    ws_lane *l = ws.cur;
     uint64_t idle;                /* steps since the block last progressed */
     l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
     l->pc = pc;
@@ -350,15 +383,24 @@ static inline void ws_point_at(uintptr_t pc)
         if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
             ws_hang(WS_HANG_LIVELOCK);
     }
-    if (ws_cfg.model != WS_ITS) {
-        ws_point_model(l);
-        return;
-    }
+    if (ws_cfg.model != WS_ITS)
+        return ws_point_model(l);
     l->clock += WS_STEP_CYCLES;
     if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0)) {
         l->quantum = 0;
-        ws_yield();
+        return ws_yield_to(l);
     }
+    return NULL;
+}
+
+/* A scheduling point of the running lane at pc, switching where the
+ * model says. */
+static inline void ws_point_at(uintptr_t pc)
+{
+    ws_lane *l = ws.cur;
+    ws_ctx *c = ws_point_to(l, pc);
+    if (c)
+        ws_ctx_switch(&l->ctx, c);
 }
 
 #endif /* WS_INTERNAL_H */
