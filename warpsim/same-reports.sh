@@ -112,12 +112,12 @@ cases() {
     local m name env f k p d n prog
     for m in "${models[@]}"; do
         name=${m%%:*} env=${m#*:}
-        for f in "$top"/warpsim/corpus/*.cu; do
+        for f in "$wt"/warpsim/corpus/*.cu; do
             n=$(basename "$f" .cu)
             printf 'corpus-%s-%s\t%s WARPSIM_SPIN_LIMIT=100000 WARPSIM_STEP_LIMIT=20000\twarpsim/build/corpus/%s\n' \
                 "$n" "$name" "$env" "$n"
         done
-        n=$(variants "$top/warpsim/build/tests/detect")
+        n=$(variants "$wt/warpsim/build/tests/detect")
         for ((k = 1; k <= ${n:-1}; k++)); do
             printf 'detect-%d-%s\t%s\twarpsim/build/tests/detect -k %d\n' "$k" "$name" "$env" "$k"
             printf 'detect-%d-trace-%s\t%s WARPSIM_TRACE=@SVG@\twarpsim/build/tests/detect -k %d\n' \
@@ -127,12 +127,12 @@ cases() {
         printf 'bench-%s\t%s WARPSIM_STATS=1\twarpsim/build/tests/bench -n 2 -r 16\n' "$name" "$env"
         printf 'bench-trace-%s\t%s WARPSIM_STATS=1 WARPSIM_TRACE=@SVG@\twarpsim/build/tests/bench -n 2 -r 16\n' \
             "$name" "$env"
-        for d in "$top"/lessons/[0-9]*/; do
+        for d in "$wt"/lessons/[0-9]*/; do      # what make emu built there
             for prog in "$d"build/emu/*; do
                 if [ ! -f "$prog" ] || [ ! -x "$prog" ]; then
                     continue
                 fi
-                p=${prog#"$top"/}
+                p=${prog#"$wt"/}
                 n=$(variants "$prog")
                 for ((k = 1; k <= ${n:-1}; k++)); do
                     printf 'lesson-%s-%s-k%d-%s\t%s\t%s -n 64K -k %d\n' "$(basename "$d")" \
