@@ -13,7 +13,11 @@
  *             out in source order this is the reconvergence stack of old
  *             GPUs: a branch's lanes run first, the warp reconverges after
  *             it, and a loop runs until its last lane leaves. Among warps,
- *             the one with the lowest virtual clock steps next.
+ *             the one with the lowest virtual clock steps next. The lanes
+ *             of a step stay READY while they run (ws.cur is the one
+ *             running); when they all stopped at one pc and called or left
+ *             no function, the warp's next step needs no comparison of
+ *             positions.
  *   its       independent thread scheduling, adversarial: a lane runs until
  *             it blocks, sleeps or exits (or WS_ITS_QUANTUM steps pass), then
  *             the ready lane with the lowest virtual clock runs, ties broken
@@ -237,17 +241,16 @@ static unsigned step_left;        /* lockstep: lanes of the step not yet run */
 
 static int step_base;             /* lockstep: the step's warp's first thread */
 static uint64_t step_sleep;       /* lockstep: the longest sleep of the step */
+static uintptr_t step_pc_or, step_pc_and; /* lockstep: the pcs its lanes stopped at */
 
-/* What the scheduler does for a lane that gave control back. */
+/* What the scheduler does for a lane of its or random that gave control
+ * back. */
 static inline void lane_stopped(ws_lane *l)
 {
     if (l->state == WS_RUNNING) {
         set_state(l, WS_READY);
-        if (ws_cfg.model != WS_LOCKSTEP)
-            heap_push(l);
+        heap_push(l);
     }
-    if (ws_cfg.model == WS_LOCKSTEP && l->sleep > step_sleep)
-        step_sleep = l->sleep;
 }
 
 /* Asks for the cache lines that a lane's next step touches first, its hot
@@ -280,12 +283,13 @@ static inline ws_lane *next_lane(void)
             n = &ws.lanes[step_base + __builtin_ctz(step_left)];
             step_left &= step_left - 1;
             if (n->state == WS_READY) {
-                n->sleep = 0;
                 if (step_left)      /* the lane after it, while it runs */
                     prefetch_lane(&ws.lanes[step_base + __builtin_ctz(step_left)]);
                 prefetch_stack(n);
                 return n;
             }
+            step_pc_and = 0;        /* a lane of the step stays behind */
+            step_pc_or = ~(uintptr_t)0;
         }
         return NULL;
     }
@@ -322,32 +326,23 @@ static inline __attribute__((always_inline)) ws_ctx *hand_over(ws_lane *l, ws_la
     return &ws.sched;
 }
 
-/* ws_yield under lockstep: the lane stops, the next lane of the step (of
- * the same warp) starts, with one update of the warp's masks. Returns the
- * context to switch to, as hand_over. */
+/* ws_yield under lockstep: the lane stops (its state says whether it
+ * waits), the next lane of the step starts. Returns the context to switch
+ * to: that lane's, or the scheduler's at the end of the step. */
 static inline __attribute__((always_inline)) ws_ctx *lockstep_yield(ws_lane *l)
 {
-    ws_warp *w = &ws.warps[l->warp];
-    unsigned lbit = 1u << l->lane, nbit;
     ws_lane *n;
-    if (l->state == WS_RUNNING) {
-        l->state = WS_READY;
-        w->ready |= lbit;
-        w->waiting &= ~lbit;
-    }
-    if (l->sleep > step_sleep)
-        step_sleep = l->sleep;
+    step_pc_or |= l->pc;
+    step_pc_and &= l->pc;
     n = next_lane();
-    if (n && n != l && n->warp == l->warp) {
-        nbit = 1u << n->lane;
-        n->state = WS_RUNNING;
-        w->ready &= ~nbit;
-        w->waiting &= ~nbit;
-        ws.cur = n;
-        ws_self = &n->coords;
-        return &n->ctx;
+    if (!n) {
+        ws.cur = NULL;
+        ws_self = &host_coords;
+        return &ws.sched;
     }
-    return hand_over(l, n);
+    ws.cur = n;
+    ws_self = &n->coords;
+    return &n->ctx;
 }
 
 /* ws_yield for its and random (l: the running lane); returns the context
@@ -393,12 +388,10 @@ void ws_release(ws_lane *l, uint64_t when)
 
 void ws_lane_sleep(ws_lane *l, uint64_t ns)
 {
-    if (ws_cfg.model == WS_LOCKSTEP) {
-        if (l->sleep < ns)
-            l->sleep = ns;
-    } else {
+    if (ws_cfg.model != WS_LOCKSTEP)
         l->clock += ns;
-    }
+    else if (step_sleep < ns)
+        step_sleep = ns;
 }
 
 /* random: at a scheduling point of l, a random ready lane whose clock is
@@ -481,10 +474,14 @@ static void lane_entry(void)
     lane_exit(l);
 }
 
-/* Runs l, and the lanes it hands control to, until control comes back. */
+/* Runs l, and the lanes it hands control to, until control comes back
+ * (under lockstep, the step's lanes run as READY). */
 static void run_lane(ws_lane *l)
 {
-    lane_start(l);
+    if (ws_cfg.model != WS_LOCKSTEP)
+        set_state(l, WS_RUNNING);
+    ws.cur = l;
+    ws_self = &l->coords;
     ws_ctx_switch(&ws.sched, &l->ctx);
 }
 
@@ -502,26 +499,37 @@ static int lockstep_step(void)
     if (best < 0)
         return 0;
     w = &ws.warps[best];
-    for (i = 0; i < w->n; i++) {
-        ws_lane *l = &ws.lanes[w->base + i];
-        int c;
-        if (!(w->ready & (1u << i)))
-            continue;
-        c = min ? pos_cmp(l, min) : -1;
-        if (c < 0) {
-            min = l;
-            group = 1u << i;
-        } else if (c == 0) {
-            group |= 1u << i;
+    if (w->uniform && !(w->ready & ~w->step_mask)) {
+        group = w->ready;           /* all at one position, as they stopped */
+    } else {
+        for (i = 0; i < w->n; i++) {
+            ws_lane *l = &ws.lanes[w->base + i];
+            int c;
+            if (!(w->ready & (1u << i)))
+                continue;
+            c = min ? pos_cmp(l, min) : -1;
+            if (c < 0) {
+                min = l;
+                group = 1u << i;
+            } else if (c == 0) {
+                group |= 1u << i;
+            }
         }
     }
     w->step_mask = group;
     step_left = group;
     step_base = w->base;
     step_sleep = 0;
+    step_pc_or = 0;
+    step_pc_and = ~(uintptr_t)0;
+    ws.frames_moved = 0;
     min = next_lane();              /* the step's lanes run in lane order */
     if (min)
         run_lane(min);
+    /* The lanes that ran stopped at one position when they stopped at one
+     * pc and called or left no function on the way (their call stacks
+     * were one). */
+    w->uniform = step_pc_or == step_pc_and && !ws.frames_moved;
     sleep = step_sleep;
     w->clock += WS_STEP_CYCLES + sleep;
     /* Collectives and barriers that the step's lanes reached complete now. */
@@ -584,6 +592,7 @@ static void start_block(void)
         w->last_site = 0;
         w->clock = 0;
         w->step_mask = 0;
+        w->uniform = 0;
     }
     for (t = 0; t < ws.nthreads; t++) {
         ws_lane *l = &ws.lanes[t];

@@ -56,6 +56,7 @@ void __tsan_func_entry(void *call_pc)
     if (l->depth < WS_MAX_FRAMES)
         l->frames[l->depth] = (uintptr_t)call_pc;
     l->depth++;
+    ws.frames_moved = 1;
 }
 
 /* On return from the function holding the lane's last scheduling point, the
@@ -69,6 +70,7 @@ void __tsan_func_exit(void)
     if (!l || l->depth == 0)
         return;
     l->depth--;
+    ws.frames_moved = 1;
     if (l->depth < l->pos_depth && l->depth >= 2) {
         l->pos_depth = l->depth;
         l->pc = l->frames[l->depth];

@@ -138,7 +138,6 @@ typedef struct ws_lane {
     int depth, pos_depth;
     uintptr_t pc;
 
-    uint64_t sleep;               /* lockstep: sleep requested in this step */
     uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
     uint32_t spin_steps;          /* scheduling points since the block last progressed */
     uint32_t clock_polls;         /* clock64() calls since its last memory access */
@@ -179,6 +178,7 @@ typedef struct ws_warp {
                                      stores, which a later load can forward) */
     uint64_t clock;               /* lockstep */
     unsigned step_mask;           /* lockstep: the lanes of the current step */
+    int uniform;                  /* lockstep: they all stopped at one position */
 } ws_warp;
 
 typedef struct ws_run {
@@ -201,6 +201,7 @@ typedef struct ws_run {
     uint64_t steps;               /* steps less progress_step: since the block last progressed */
     int trace_warp;               /* the warp being drawn in this block, or -1 */
     uint64_t progress_step;       /* steps when the block last progressed */
+    int frames_moved;             /* a lane called or left a function (tsan.c) */
     /* statistics */
     uint64_t accesses, total_steps, launches, blocks_run;
     double kernel_seconds;
