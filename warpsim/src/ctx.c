@@ -34,9 +34,6 @@
 #include <unistd.h>
 #include "ws_internal.h"
 
-_Static_assert(WS_ACC_WRITE == 1 && WS_ACC_VOLATILE == 4,
-               "WS_STUB_HOOKS writes the access flags as numbers");
-
 #if !defined(__x86_64__) && !defined(__aarch64__)
 #error "warpsim runs on x86-64 and arm64 (aarch64): ctx.c has no context switch for this processor"
 #endif
@@ -201,13 +198,13 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
 /*
  * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
  * neither shared nor device memory returns at once. Otherwise it calls
- * ws_enter_HALF(addr, pc, bytes, flags), pc being its return address, and
- * keeps addr in its frame; when that returns no switch (rax 0), the stub
- * returns. Otherwise it switches from rax's context to rdx's, and once
- * switched back calls ws_after_HALF(addr, pc, bytes, flags) and jumps back
- * into the lesson's code.
+ * ws_enter_HOOK(addr, pc), pc being its return address, and keeps addr in
+ * its frame; when that returns no switch (rax 0), the stub returns.
+ * Otherwise it switches from rax's context to rdx's, and once switched
+ * back calls ws_after_HOOK(addr, pc) and jumps back into the lesson's
+ * code.
  */
-#define STUB(hook, bytes, flags, half)                                      \
+#define STUB(hook, bytes, flags, code)                                      \
     FUNC_BEGIN(__tsan_##hook)                                               \
     "    mov %rdi, %rax\n"                                                  \
     "    sub " SYM(ws_shared_lo) "(%rip), %rax\n"                           \
@@ -221,9 +218,7 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
     "1:  push %rdi\n"                    /* addr; pc is at 24(%rsp) */       \
     "    sub $16, %rsp\n"                /* 16-byte aligned for the calls */ \
     "    mov 24(%rsp), %rsi\n"                                              \
-    "    mov $" #bytes ", %edx\n"                                           \
-    "    mov $" #flags ", %ecx\n"                                           \
-    "    call " SYM(ws_enter_##half) "\n"                                   \
+    "    call " SYM(ws_enter_##hook) "\n"                                   \
     "    test %rax, %rax\n"                                                 \
     "    jnz 2f\n"                                                          \
     "    add $24, %rsp\n"                                                   \
@@ -234,9 +229,7 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
     "    jmp " SYM(ws_hop_switch) "\n"                                      \
     "3:  mov 16(%rsp), %rdi\n"                                              \
     "    mov 24(%rsp), %rsi\n"                                              \
-    "    mov $" #bytes ", %edx\n"                                           \
-    "    mov $" #flags ", %ecx\n"                                           \
-    "    call " SYM(ws_after_##half) "\n"                                   \
+    "    call " SYM(ws_after_##hook) "\n"                                   \
     "    add $24, %rsp\n"                                                   \
     "    pop %rcx\n"                                                        \
     "    jmp *%rcx\n"                                                       \
@@ -397,13 +390,13 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
 /*
  * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
  * neither shared nor device memory returns at once. Otherwise it calls
- * ws_enter_HALF(addr, pc, bytes, flags), pc being its return address (x30),
- * and keeps addr in its frame; when that returns no switch (x0 0), the
- * stub returns. Otherwise it switches from x0's context to x1's, and once
- * switched back calls ws_after_HALF(addr, pc, bytes, flags) and branches
- * back into the lesson's code.
+ * ws_enter_HOOK(addr, pc), pc being its return address (x30), and keeps
+ * addr in its frame; when that returns no switch (x0 0), the stub
+ * returns. Otherwise it switches from x0's context to x1's, and once
+ * switched back calls ws_after_HOOK(addr, pc) and branches back into the
+ * lesson's code.
  */
-#define STUB(hook, bytes, flags, half)                                      \
+#define STUB(hook, bytes, flags, code)                                      \
     FUNC_BEGIN(__tsan_##hook)                                               \
     LOAD_GLOBAL("x9", ws_shared_lo)                                         \
     LOAD_GLOBAL("x10", ws_shared_len)                                       \
@@ -420,9 +413,7 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
     "    mov x29, sp\n"                                                     \
     "    str x0, [sp, #16]\n"                                               \
     "    mov x1, x30\n"                                                     \
-    "    mov x2, #" #bytes "\n"                                             \
-    "    mov w3, #" #flags "\n"                                             \
-    "    bl " SYM(ws_enter_##half) "\n"                                     \
+    "    bl " SYM(ws_enter_##hook) "\n"                                     \
     "    cbnz x0, 2f\n"                                                     \
     "    ldp x29, x30, [sp], #32\n"                                         \
     "    ret\n"                                                             \
@@ -430,9 +421,7 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
     "    b " SYM(ws_hop_switch) "\n"                                        \
     "3:  ldr x0, [sp, #16]\n"                                               \
     "    ldr x1, [sp, #8]\n"                                                \
-    "    mov x2, #" #bytes "\n"                                             \
-    "    mov w3, #" #flags "\n"                                             \
-    "    bl " SYM(ws_after_##half) "\n"                                     \
+    "    bl " SYM(ws_after_##hook) "\n"                                     \
     "    ldp x29, x30, [sp], #32\n"                                         \
     "    br x30\n"                                                          \
     FUNC_END(__tsan_##hook)

@@ -886,40 +886,32 @@ enter(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     return h;
 }
 
-ws_hop ws_enter_access(uintptr_t addr, uintptr_t pc, size_t size, int flags)
+/* enter and check_access for any size and kind, compiled once. */
+static __attribute__((noinline)) ws_hop enter_any(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     return enter(addr, size, flags, pc);
 }
 
-void ws_after_access(uintptr_t addr, uintptr_t pc, size_t size, int flags)
-{
-    check_access(addr, size, flags, pc);
-}
-
-/* The same for the plain reads and writes of 1, 2, 4 and 8 bytes, each
- * compiled for its own size and kind (most of the checks' branches fold
- * away). */
+/* The halves of each stub hook (WS_STUB_HOOKS): for the plain reads and
+ * writes of 1, 2, 4 and 8 bytes (`fixed`) the point and the check are
+ * compiled for their own size and kind, where most of the check's branches
+ * fold away; the others (`any`) share one general copy. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #else
 #define NO_SLP
 #endif
-#define HALVES(name, bytes, kind)                                               \
-    NO_SLP ws_hop ws_enter_##name(uintptr_t addr, uintptr_t pc, size_t size, int flags) \
+#define ENTER_fixed enter
+#define ENTER_any enter_any
+#define CHECK_fixed check_access
+#define CHECK_any ws_check_access
+#define HALVES(hook, bytes, flags, code)                                    \
+    NO_SLP ws_hop ws_enter_##hook(uintptr_t addr, uintptr_t pc)             \
     {                                                                       \
-        (void)size, (void)flags;                                            \
-        return enter(addr, bytes, kind, pc);                                \
+        return ENTER_##code(addr, bytes, flags, pc);                        \
     }                                                                       \
-    NO_SLP void ws_after_##name(uintptr_t addr, uintptr_t pc, size_t size, int flags) \
+    NO_SLP void ws_after_##hook(uintptr_t addr, uintptr_t pc)               \
     {                                                                       \
-        (void)size, (void)flags;                                            \
-        check_access(addr, bytes, kind, pc);                                \
+        CHECK_##code(addr, bytes, flags, pc);                               \
     }
-HALVES(read1, 1, 0)
-HALVES(read2, 2, 0)
-HALVES(read4, 4, 0)
-HALVES(read8, 8, 0)
-HALVES(write1, 1, WS_ACC_WRITE)
-HALVES(write2, 2, WS_ACC_WRITE)
-HALVES(write4, 4, WS_ACC_WRITE)
-HALVES(write8, 8, WS_ACC_WRITE)
+WS_STUB_HOOKS(HALVES)

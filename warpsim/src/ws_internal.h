@@ -71,25 +71,28 @@ void *ws_stack_alloc(size_t size);
 
 /*
  * The access hooks whose scheduling point switches lanes in an assembly
- * stub (ctx.c) rather than in C: X(hook, bytes, flags, half) makes
- * __tsan_HOOK(addr), which calls ws_enter_HALF(addr, pc, bytes, flags)
- * (shadow.c) and, when that returns a switch and the lane later runs
- * again, ws_after_HALF(addr, pc, bytes, flags). Flags are WS_ACC_* values
- * written as numbers for the assembly: 1 write, 4 volatile.
+ * stub (ctx.c) rather than in C: X(hook, bytes, flags, code) makes
+ * __tsan_HOOK(addr), which calls ws_enter_HOOK(addr, pc) and, when that
+ * returns a switch and the lane later runs again, ws_after_HOOK(addr, pc)
+ * (shadow.c, where code says how: `fixed`, the check compiled for this
+ * size and kind; `any`, the general one).
  */
 #define WS_STUB_HOOKS(X)                                                      \
-    X(read1, 1, 0, read1) X(read2, 2, 0, read2) X(read4, 4, 0, read4)          \
-    X(read8, 8, 0, read8) X(read16, 16, 0, access)                            \
-    X(write1, 1, 1, write1) X(write2, 2, 1, write2) X(write4, 4, 1, write4)    \
-    X(write8, 8, 1, write8) X(write16, 16, 1, access)                         \
-    WS_STUB_SIZES(X, unaligned_read, 0) WS_STUB_SIZES(X, unaligned_write, 1)  \
-    WS_STUB_SIZES(X, volatile_read, 4) WS_STUB_SIZES(X, volatile_write, 5)    \
-    WS_STUB_SIZES(X, unaligned_volatile_read, 4)                              \
-    WS_STUB_SIZES(X, unaligned_volatile_write, 5)
+    X(read1, 1, 0, fixed) X(read2, 2, 0, fixed) X(read4, 4, 0, fixed)          \
+    X(read8, 8, 0, fixed) X(read16, 16, 0, any)                               \
+    X(write1, 1, WS_ACC_WRITE, fixed) X(write2, 2, WS_ACC_WRITE, fixed)       \
+    X(write4, 4, WS_ACC_WRITE, fixed) X(write8, 8, WS_ACC_WRITE, fixed)       \
+    X(write16, 16, WS_ACC_WRITE, any)                                         \
+    WS_STUB_SIZES(X, unaligned_read, 0)                                       \
+    WS_STUB_SIZES(X, unaligned_write, WS_ACC_WRITE)                           \
+    WS_STUB_SIZES(X, volatile_read, WS_ACC_VOLATILE)                          \
+    WS_STUB_SIZES(X, volatile_write, WS_ACC_WRITE | WS_ACC_VOLATILE)          \
+    WS_STUB_SIZES(X, unaligned_volatile_read, WS_ACC_VOLATILE)                \
+    WS_STUB_SIZES(X, unaligned_volatile_write, WS_ACC_WRITE | WS_ACC_VOLATILE)
 #define WS_STUB_SIZES(X, kind, flags)                                         \
-    X(kind##1, 1, flags, access) X(kind##2, 2, flags, access)                 \
-    X(kind##4, 4, flags, access) X(kind##8, 8, flags, access)                 \
-    X(kind##16, 16, flags, access)
+    X(kind##1, 1, flags, any) X(kind##2, 2, flags, any)                       \
+    X(kind##4, 4, flags, any) X(kind##8, 8, flags, any)                       \
+    X(kind##16, 16, flags, any)
 
 /* What ws_enter_* returns: the switch the stub makes (from the running
  * lane's context to another), or none (to NULL): the access was checked. */
@@ -253,14 +256,11 @@ void ws_shadow_block_start(void);
 void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
 /* The halves of a stub hook's access (WS_STUB_HOOKS): ws_enter_* makes the
  * scheduling point and, when the lane goes on, checks the access;
- * ws_after_* checks it when the lane runs again after a switch. The
- * versions for plain accesses of 1 to 8 bytes ignore size and flags. */
-#define WS_STUB_HALVES(half)                                                  \
-    ws_hop ws_enter_##half(uintptr_t addr, uintptr_t pc, size_t size, int flags); \
-    void ws_after_##half(uintptr_t addr, uintptr_t pc, size_t size, int flags);
-WS_STUB_HALVES(read1) WS_STUB_HALVES(read2) WS_STUB_HALVES(read4) WS_STUB_HALVES(read8)
-WS_STUB_HALVES(write1) WS_STUB_HALVES(write2) WS_STUB_HALVES(write4) WS_STUB_HALVES(write8)
-WS_STUB_HALVES(access)
+ * ws_after_* checks it when the lane runs again after a switch. */
+#define WS_STUB_HALVES(hook, bytes, flags, code)                              \
+    ws_hop ws_enter_##hook(uintptr_t addr, uintptr_t pc);                     \
+    void ws_after_##hook(uintptr_t addr, uintptr_t pc);
+WS_STUB_HOOKS(WS_STUB_HALVES)
 #undef WS_STUB_HALVES
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
 void *ws_arena_alloc(size_t bytes, cudaError_t *err);
