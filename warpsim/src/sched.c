@@ -680,10 +680,7 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.launch_id++;
     ws.launches++;
     if (!ws.lanes) {
-        void *p = NULL;
-        if (posix_memalign(&p, 64, WS_MAX_THREADS * sizeof *ws.lanes) == 0)
-            memset(p, 0, WS_MAX_THREADS * sizeof *ws.lanes);
-        ws.lanes = p;
+        ws.lanes = ws_zalloc(WS_MAX_THREADS * sizeof *ws.lanes);  /* the lanes a block uses */
         if (!ws.lanes) {
             fprintf(stderr, "warpsim: out of host memory\n");
             exit(2);

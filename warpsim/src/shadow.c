@@ -105,8 +105,9 @@ static alloc *allocs;
 static int nallocs, cap_allocs;
 static size_t arena_size, bump, live_bytes;
 
-/* Zeroed memory that starts a page (pages nobody touches cost nothing). */
-static void *zalloc(size_t bytes)
+/* Zeroed memory that starts a page (pages nobody touches cost nothing), or
+ * NULL. */
+void *ws_zalloc(size_t bytes)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
@@ -129,7 +130,7 @@ void ws_shadow_init(void)
         ws_shared_lo -= pad;
         ws_shared_len += pad;
     }
-    sh_shadow = zalloc((ws_shared_len / 4 + 1) * sizeof *sh_shadow);
+    sh_shadow = ws_zalloc((ws_shared_len / 4 + 1) * sizeof *sh_shadow);
     sh_atoms = calloc(ws_shared_len / 4 + 1, sizeof *sh_atoms);
     sh_owner = calloc(ws_shared_len + 1, sizeof *sh_owner);
     if (!sh_shadow || !sh_atoms || !sh_owner) {
@@ -589,7 +590,7 @@ static gran *global_gran(uintptr_t off)
 {
     gran **c = &chunks[off >> CHUNK_SHIFT];
     if (__builtin_expect(!*c, 0)) {
-        *c = zalloc(CHUNK_GRANS * (sizeof(gran) + sizeof(agran)));
+        *c = ws_zalloc(CHUNK_GRANS * (sizeof(gran) + sizeof(agran)));
         if (!*c) {
             fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
             exit(2);

@@ -251,6 +251,7 @@ static inline int ws_tracked(uintptr_t p)
     return p - ws_shared_lo < ws_shared_len || p - ws_arena_lo < ws_arena_len;
 }
 
+void *ws_zalloc(size_t bytes);
 void ws_shadow_init(void);
 void ws_shadow_block_start(void);
 void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
