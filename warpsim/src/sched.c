@@ -51,14 +51,24 @@ extern cudaError_t ws_last_error;
 
 /* ---- ready lanes --------------------------------------------------- */
 
-/* its and random keep ready lanes in a binary heap ordered by (clock, key).
- * An entry is one 128-bit number, the lane's clock in the high half, its
- * key and thread below: keys are distinct, so comparing two entries as
- * numbers orders them by (clock, key), and sifting touches no lane. */
+/* random keeps ready lanes in a binary heap ordered by (clock, key), and
+ * picks among them by their places in it; its, which only ever takes the
+ * earliest, in a sorted queue. An entry is one 128-bit number, the lane's
+ * clock in the high half, its key and thread below: keys are distinct, so
+ * comparing two entries as numbers orders them by (clock, key), and
+ * sorting touches no lane. */
 typedef unsigned __int128 heap_entry;
 static heap_entry heap[WS_MAX_THREADS];
 static int heap_n;
-static uint32_t in_heap[WS_MAX_THREADS / 32];  /* threads with an entry */
+static uint32_t in_heap[WS_MAX_THREADS / 32];  /* threads with an entry (either model) */
+
+/* its: the ready lanes' entries in increasing order, queue[q_lo..q_hi), in
+ * the middle third of the buffer when it last was empty. Taking the first
+ * is one step, and a lane that arrives later than all the others (a
+ * barrier releases its lanes in order) goes to the end with one
+ * comparison; a lane that arrives in between moves the shorter side. */
+static heap_entry queue[3 * WS_MAX_THREADS];
+static int q_lo = WS_MAX_THREADS, q_hi = WS_MAX_THREADS;
 
 static inline heap_entry entry_of(const ws_lane *l)
 {
@@ -105,12 +115,53 @@ static void sift_down(int i)
     heap[i] = e;
 }
 
+/* its: puts e in its place in the queue. */
+static void queue_insert(heap_entry e)
+{
+    int lo, hi;
+    if (q_lo == q_hi)
+        q_lo = q_hi = WS_MAX_THREADS;
+    if (q_hi == 3 * WS_MAX_THREADS) {   /* (it moved right, one lane at a time) */
+        memmove(&queue[WS_MAX_THREADS], &queue[q_lo], (size_t)(q_hi - q_lo) * sizeof *queue);
+        q_hi -= q_lo - WS_MAX_THREADS;
+        q_lo = WS_MAX_THREADS;
+    }
+    lo = q_lo;
+    hi = q_hi;
+    if (lo == hi || !(e < queue[hi - 1])) {
+        queue[q_hi++] = e;              /* after all the others */
+        return;
+    }
+    while (lo < hi) {                   /* the first entry above e */
+        int mid = (lo + hi) / 2;
+        if (queue[mid] < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo - q_lo < q_hi - lo && q_lo > 0) {
+        memmove(&queue[q_lo - 1], &queue[q_lo], (size_t)(lo - q_lo) * sizeof *queue);
+        q_lo--;
+        queue[lo - 1] = e;
+    } else {
+        memmove(&queue[lo + 1], &queue[lo], (size_t)(q_hi - lo) * sizeof *queue);
+        q_hi++;
+        queue[lo] = e;
+    }
+}
+
+/* Makes l ready to be picked (its and random); a lane that is already
+ * is left where it is. */
 static void heap_push(ws_lane *l)
 {
     uint32_t bit = 1u << (l->tid & 31), *word = &in_heap[l->tid >> 5];
     if (*word & bit)
         return;
     *word |= bit;
+    if (ws_cfg.model == WS_ITS) {
+        queue_insert(entry_of(l));
+        return;
+    }
     heap[heap_n++] = entry_of(l);
     sift_up(heap_n - 1);
 }
@@ -129,9 +180,18 @@ static void heap_remove_at(int i)
         sift_down(i);
 }
 
+/* Takes the earliest ready lane (its and random), or NULL. */
 static ws_lane *heap_pop(void)
 {
     ws_lane *l;
+    int t;
+    if (ws_cfg.model == WS_ITS) {
+        if (q_lo == q_hi)
+            return NULL;
+        t = entry_tid(queue[q_lo++]);
+        in_heap[t >> 5] &= ~(1u << (t & 31));
+        return &ws.lanes[t];
+    }
     if (heap_n == 0)
         return NULL;
     l = &ws.lanes[entry_tid(heap[0])];
@@ -576,6 +636,7 @@ static void start_block(void)
 {
     int t;
     heap_n = 0;
+    q_lo = q_hi;
     memset(in_heap, 0, sizeof in_heap);
     ws.live = ws.nthreads;
     ws.bar_waiting = 0;
