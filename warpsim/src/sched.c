@@ -343,8 +343,6 @@ static inline ws_lane *next_lane(void)
             n = &ws.lanes[step_base + __builtin_ctz(step_left)];
             step_left &= step_left - 1;
             if (n->state == WS_READY) {
-                if (step_left)      /* the lane after it, while it runs */
-                    prefetch_lane(&ws.lanes[step_base + __builtin_ctz(step_left)]);
                 prefetch_stack(n);
                 return n;
             }
