@@ -115,8 +115,9 @@ static void sift_down(int i)
     heap[i] = e;
 }
 
-/* its: puts e in its place in the queue. */
-static void queue_insert(heap_entry e)
+/* its: puts e in its place in the queue (out of line: random's heap_push
+ * stays small). */
+static __attribute__((noinline)) void queue_insert(heap_entry e)
 {
     int lo, hi;
     if (q_lo == q_hi)
@@ -150,9 +151,20 @@ static void queue_insert(heap_entry e)
     }
 }
 
+/* its: takes the first lane of the queue, or NULL. */
+static __attribute__((noinline)) ws_lane *queue_pop(void)
+{
+    int t;
+    if (q_lo == q_hi)
+        return NULL;
+    t = entry_tid(queue[q_lo++]);
+    in_heap[t >> 5] &= ~(1u << (t & 31));
+    return &ws.lanes[t];
+}
+
 /* Makes l ready to be picked (its and random); a lane that is already
  * is left where it is. */
-static void heap_push(ws_lane *l)
+static inline __attribute__((always_inline)) void heap_push(ws_lane *l)
 {
     uint32_t bit = 1u << (l->tid & 31), *word = &in_heap[l->tid >> 5];
     if (*word & bit)
@@ -167,7 +179,7 @@ static void heap_push(ws_lane *l)
 }
 
 /* Removes the entry at place i. */
-static void heap_remove_at(int i)
+static inline __attribute__((always_inline)) void heap_remove_at(int i)
 {
     int t = entry_tid(heap[i]);
     in_heap[t >> 5] &= ~(1u << (t & 31));
@@ -184,14 +196,8 @@ static void heap_remove_at(int i)
 static ws_lane *heap_pop(void)
 {
     ws_lane *l;
-    int t;
-    if (ws_cfg.model == WS_ITS) {
-        if (q_lo == q_hi)
-            return NULL;
-        t = entry_tid(queue[q_lo++]);
-        in_heap[t >> 5] &= ~(1u << (t & 31));
-        return &ws.lanes[t];
-    }
+    if (ws_cfg.model == WS_ITS)
+        return queue_pop();
     if (heap_n == 0)
         return NULL;
     l = &ws.lanes[entry_tid(heap[0])];
@@ -229,6 +235,18 @@ static void set_state(ws_lane *l, int state)
 void ws_set_state(ws_lane *l, int state)
 {
     set_state(l, state);
+}
+
+/* set_state between READY and RUNNING (its and random), where the lane
+ * waits neither before nor after: only its ready bit changes. */
+static inline void set_running(ws_lane *l, int running)
+{
+    ws_warp *w = &ws.warps[l->warp];
+    l->state = running ? WS_RUNNING : WS_READY;
+    if (running)
+        w->ready &= ~(1u << l->lane);
+    else
+        w->ready |= 1u << l->lane;
 }
 
 uint64_t ws_lane_clock(const ws_lane *l)
@@ -308,7 +326,7 @@ static uintptr_t step_pc_or, step_pc_and; /* lockstep: the pcs its lanes stopped
 static inline void lane_stopped(ws_lane *l)
 {
     if (l->state == WS_RUNNING) {
-        set_state(l, WS_READY);
+        set_running(l, 0);
         heap_push(l);
     }
 }
@@ -360,7 +378,7 @@ static inline ws_lane *next_lane(void)
 
 static inline void lane_start(ws_lane *l)
 {
-    set_state(l, WS_RUNNING);
+    set_running(l, 1);
     ws.cur = l;
     ws_self = &l->coords;
 }
@@ -537,7 +555,7 @@ static void lane_entry(void)
 static void run_lane(ws_lane *l)
 {
     if (ws_cfg.model != WS_LOCKSTEP)
-        set_state(l, WS_RUNNING);
+        set_running(l, 1);
     ws.cur = l;
     ws_self = &l->coords;
     ws_ctx_switch(&ws.sched, &l->ctx);
