@@ -336,6 +336,7 @@ static void complete(ws_lane *l0, unsigned group)
         case WK_SYNCWARP:
             memcpy(m->vc, join, sizeof join);
             m->vc[i] = join[i] + 1;
+            m->vclk = m->vc[i];
             break;
         default:
             m->result = acc;

@@ -340,16 +340,14 @@ static inline void prefetch_lane(const ws_lane *l)
     __builtin_prefetch((const char *)l + 128, 1);
 }
 
-/* Asks for the top of a lane's stack, which the switch to it pops, the
- * frames its return to the hook's check pops next, and its line of the
- * warp clock, which the check reads. */
+/* Asks for the top of a lane's stack, which the switch to it pops, and
+ * the frames its return to the hook's check pops next. */
 static inline void prefetch_stack(const ws_lane *l)
 {
     __builtin_prefetch(l->ctx.sp);
     __builtin_prefetch((const char *)l->ctx.sp + 64);
     __builtin_prefetch((const char *)l->ctx.sp + 128);
     __builtin_prefetch((const char *)l->ctx.sp + 192);
-    __builtin_prefetch(&l->vc[l->lane]);
 }
 
 /* The lane to run next, or NULL when control goes back to the scheduler. */
@@ -688,6 +686,7 @@ static void start_block(void)
         l->lane = t % 32;
         l->key = order_key(t, ws.nthreads);
         l->vc[l->lane] = 1;
+        l->vclk = 1;
         if (!stacks[t])
             stacks[t] = ws_stack_alloc(stack_size);
         ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);

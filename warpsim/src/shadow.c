@@ -751,7 +751,7 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
     w->stamp = stamp;
     w->block = block;
     w->gen = gen;
-    w->clk = l->vc[l->lane];
+    w->clk = l->vclk;
     w->pc = cpc;
     w->rel = ws_sync_now();
     w->tid = (uint16_t)tid;
@@ -778,7 +778,7 @@ static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, ui
     cur.stamp = stamp;
     cur.block = me.block;
     cur.gen = me.gen;
-    cur.clk = l->vc[l->lane];
+    cur.clk = l->vclk;
     cur.pc = ws_pc_offset(pc);
     cur.rel = ws_sync_now();
     cur.tid = (uint16_t)l->tid;

@@ -148,9 +148,11 @@ typedef struct ws_lane {
     uint64_t steps;               /* scheduling points while the block progressed */
     uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
     uintptr_t rd1, rd2;           /* the last two addresses it read */
-    uint32_t acq, acq_last;       /* sync.c: what it acquired; the last release it read */
+    uint32_t acq;                 /* sync.c: what it acquired */
+    uint32_t vclk;                /* vc[lane], its own entry, where every check reads it */
     uintptr_t frames[WS_MAX_FRAMES];
     uint32_t last_rel;            /* sync.c: its own last release */
+    uint32_t acq_last;            /* sync.c: the last release it read */
     int fenced;                   /* a __threadfence since its last release */
 
     /* The collective the lane waits in (or last waited in). */
