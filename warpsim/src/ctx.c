@@ -1,12 +1,20 @@
 /*
  * ctx.c - what depends on the processor: coroutines (one stack and one
- * saved context per emulated lane) and the launch's recorded call.
+ * saved context per emulated lane), the access hooks that switch between
+ * them, and the launch's recorded call.
  *
  * A context switch saves the callee-saved registers on the current stack
  * and swaps stack pointers (a few nanoseconds): six registers on x86-64,
  * twenty (x19-x30, d8-d15) on arm64 (AArch64: Linux, and macOS on Apple
  * silicon). Stacks are mmap'ed with a guard page below them, once, and
  * reused.
+ *
+ * The access hooks of a fixed size (__tsan_read4 ...) are stubs here too:
+ * when a scheduling point hands over to another lane, the stub itself
+ * switches, right under the lesson's code, and returns into that code
+ * with an indirect jump. A `ret` there would be predicted from the return
+ * stack, which holds the calls of the lane that ran before: under lockstep
+ * the returns of nearly every switch were mispredicted that way.
  *
  * The launch. WS_LAUNCH (warpsim.h) calls ws_call_capture through a
  * pointer of the kernel's own type, with the launch's arguments: the
@@ -162,31 +170,89 @@ __asm__(
 _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
                offsetof(ws_call_frame_t, stack) == 176, "ws_call_frame layout");
 
-/* ws_ctx_switch(from, to): save callee-saved registers, switch stacks. */
+/*
+ * ws_ctx_switch(from, to): saves the callee-saved registers on the stack,
+ * stores the stack pointer in from, takes to's and restores what that
+ * context saved. ws_hop_switch is the same for the access stubs below,
+ * with rcx the place where this context goes on when switched back to, in
+ * the slot of a return address: either switch resumes the other's
+ * contexts. ws_ctx_switch returns with `ret`, ws_hop_switch with an
+ * indirect jump.
+ */
+#define SWITCH_STACKS                                                       \
+    "    pushq %rbp\n"                                                      \
+    "    pushq %rbx\n"                                                      \
+    "    pushq %r12\n"                                                      \
+    "    pushq %r13\n"                                                      \
+    "    pushq %r14\n"                                                      \
+    "    pushq %r15\n"                                                      \
+    "    movq %rsp, (%rdi)\n"                                               \
+    "    movq (%rsi), %rsp\n"                                               \
+    "    popq %r15\n"                                                       \
+    "    popq %r14\n"                                                       \
+    "    popq %r13\n"                                                       \
+    "    popq %r12\n"                                                       \
+    "    popq %rbx\n"                                                       \
+    "    popq %rbp\n"
+
+/*
+ * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
+ * neither shared nor device memory returns at once. Otherwise it calls
+ * ws_enter_HOOK(addr, pc), pc being its return address, and keeps addr in
+ * its frame; when that returns no switch (rax 0), the stub returns.
+ * Otherwise it switches from rax's context to rdx's, and once switched
+ * back calls ws_after_HOOK(addr, pc) and jumps back into the lesson's
+ * code.
+ */
+#define STUB(hook, bytes, flags, code)                                      \
+    FUNC_BEGIN(__tsan_##hook)                                               \
+    "    mov %rdi, %rax\n"                                                  \
+    "    sub " SYM(ws_shared_lo) "(%rip), %rax\n"                           \
+    "    cmp " SYM(ws_shared_len) "(%rip), %rax\n"                          \
+    "    jb 1f\n"                                                           \
+    "    mov %rdi, %rax\n"                                                  \
+    "    sub " SYM(ws_arena_lo) "(%rip), %rax\n"                            \
+    "    cmp " SYM(ws_arena_len) "(%rip), %rax\n"                           \
+    "    jb 1f\n"                                                           \
+    "    ret\n"                                                             \
+    "1:  push %rdi\n"                    /* addr; pc is at 24(%rsp) */       \
+    "    sub $16, %rsp\n"                /* 16-byte aligned for the calls */ \
+    "    mov 24(%rsp), %rsi\n"                                              \
+    "    call " SYM(ws_enter_##hook) "\n"                                   \
+    "    test %rax, %rax\n"                                                 \
+    "    jnz 2f\n"                                                          \
+    "    add $24, %rsp\n"                                                   \
+    "    ret\n"                                                             \
+    "2:  mov %rax, %rdi\n"                                                  \
+    "    mov %rdx, %rsi\n"                                                  \
+    "    lea 3f(%rip), %rcx\n"                                              \
+    "    jmp " SYM(ws_hop_switch) "\n"                                      \
+    "3:  mov 16(%rsp), %rdi\n"                                              \
+    "    mov 24(%rsp), %rsi\n"                                              \
+    "    call " SYM(ws_after_##hook) "\n"                                   \
+    "    add $24, %rsp\n"                                                   \
+    "    pop %rcx\n"                                                        \
+    "    jmp *%rcx\n"                                                       \
+    FUNC_END(__tsan_##hook)
+
 __asm__(
     ".text\n"
     FUNC_BEGIN(ws_ctx_switch)
-    "    pushq %rbp\n"
-    "    pushq %rbx\n"
-    "    pushq %r12\n"
-    "    pushq %r13\n"
-    "    pushq %r14\n"
-    "    pushq %r15\n"
-    "    movq %rsp, (%rdi)\n"
-    "    movq (%rsi), %rsp\n"
-    "    popq %r15\n"
-    "    popq %r14\n"
-    "    popq %r13\n"
-    "    popq %r12\n"
-    "    popq %rbx\n"
-    "    popq %rbp\n"
+    SWITCH_STACKS
     "    ret\n"
     FUNC_END(ws_ctx_switch)
+    FUNC_BEGIN(ws_hop_switch)
+    "    pushq %rcx\n"
+    SWITCH_STACKS
+    "    popq %rcx\n"
+    "    jmp *%rcx\n"
+    FUNC_END(ws_hop_switch)
     /* A new context returns here first; r12 holds the entry function. */
     FUNC_BEGIN(ws_ctx_start)
     "    callq *%r12\n"
     "    ud2\n"
-    FUNC_END(ws_ctx_start));
+    FUNC_END(ws_ctx_start)
+    WS_STUB_HOOKS(STUB));
 
 void ws_ctx_start(void);
 
@@ -275,43 +341,107 @@ __asm__(
 _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
                offsetof(ws_call_frame_t, stack) == 208, "ws_call_frame layout");
 
-/* ws_ctx_switch(from, to): save x19-x30 and d8-d15, switch stacks. */
+/*
+ * ws_ctx_switch(from, to): saves x19-x30 and d8-d15 on the stack, stores
+ * the stack pointer in from, takes to's and restores what that context
+ * saved. ws_hop_switch is the same for the access stubs below, with x9
+ * the place where this context goes on when switched back to, in x30's
+ * slot: either switch resumes the other's contexts. ws_ctx_switch returns
+ * with `ret`, ws_hop_switch with an indirect branch.
+ */
+#define SWITCH_STACKS(lr)                                                   \
+    "    sub sp, sp, #160\n"                                                \
+    "    stp x19, x20, [sp, #0]\n"                                          \
+    "    stp x21, x22, [sp, #16]\n"                                         \
+    "    stp x23, x24, [sp, #32]\n"                                         \
+    "    stp x25, x26, [sp, #48]\n"                                         \
+    "    stp x27, x28, [sp, #64]\n"                                         \
+    "    stp x29, " lr ", [sp, #80]\n"                                      \
+    "    stp d8, d9, [sp, #96]\n"                                           \
+    "    stp d10, d11, [sp, #112]\n"                                        \
+    "    stp d12, d13, [sp, #128]\n"                                        \
+    "    stp d14, d15, [sp, #144]\n"                                        \
+    "    mov x9, sp\n"                                                      \
+    "    str x9, [x0]\n"                                                    \
+    "    ldr x9, [x1]\n"                                                    \
+    "    mov sp, x9\n"                                                      \
+    "    ldp x19, x20, [sp, #0]\n"                                          \
+    "    ldp x21, x22, [sp, #16]\n"                                         \
+    "    ldp x23, x24, [sp, #32]\n"                                         \
+    "    ldp x25, x26, [sp, #48]\n"                                         \
+    "    ldp x27, x28, [sp, #64]\n"                                         \
+    "    ldp x29, x30, [sp, #80]\n"                                         \
+    "    ldp d8, d9, [sp, #96]\n"                                           \
+    "    ldp d10, d11, [sp, #112]\n"                                        \
+    "    ldp d12, d13, [sp, #128]\n"                                        \
+    "    ldp d14, d15, [sp, #144]\n"                                        \
+    "    add sp, sp, #160\n"
+
+#if defined(__APPLE__)
+#define LOAD_GLOBAL(reg, name) \
+    "    adrp " reg ", " SYM(name) "@PAGE\n" \
+    "    ldr " reg ", [" reg ", " SYM(name) "@PAGEOFF]\n"
+#else
+#define LOAD_GLOBAL(reg, name) \
+    "    adrp " reg ", " SYM(name) "\n" \
+    "    ldr " reg ", [" reg ", :lo12:" SYM(name) "]\n"
+#endif
+
+/*
+ * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
+ * neither shared nor device memory returns at once. Otherwise it calls
+ * ws_enter_HOOK(addr, pc), pc being its return address (x30), and keeps
+ * addr in its frame; when that returns no switch (x0 0), the stub
+ * returns. Otherwise it switches from x0's context to x1's, and once
+ * switched back calls ws_after_HOOK(addr, pc) and branches back into the
+ * lesson's code.
+ */
+#define STUB(hook, bytes, flags, code)                                      \
+    FUNC_BEGIN(__tsan_##hook)                                               \
+    LOAD_GLOBAL("x9", ws_shared_lo)                                         \
+    LOAD_GLOBAL("x10", ws_shared_len)                                       \
+    "    sub x9, x0, x9\n"                                                  \
+    "    cmp x9, x10\n"                                                     \
+    "    b.lo 1f\n"                                                         \
+    LOAD_GLOBAL("x9", ws_arena_lo)                                          \
+    LOAD_GLOBAL("x10", ws_arena_len)                                        \
+    "    sub x9, x0, x9\n"                                                  \
+    "    cmp x9, x10\n"                                                     \
+    "    b.lo 1f\n"                                                         \
+    "    ret\n"                                                             \
+    "1:  stp x29, x30, [sp, #-32]!\n"    /* pc at 8, addr at 16 */          \
+    "    mov x29, sp\n"                                                     \
+    "    str x0, [sp, #16]\n"                                               \
+    "    mov x1, x30\n"                                                     \
+    "    bl " SYM(ws_enter_##hook) "\n"                                     \
+    "    cbnz x0, 2f\n"                                                     \
+    "    ldp x29, x30, [sp], #32\n"                                         \
+    "    ret\n"                                                             \
+    "2:  adr x9, 3f\n"                                                      \
+    "    b " SYM(ws_hop_switch) "\n"                                        \
+    "3:  ldr x0, [sp, #16]\n"                                               \
+    "    ldr x1, [sp, #8]\n"                                                \
+    "    bl " SYM(ws_after_##hook) "\n"                                     \
+    "    ldp x29, x30, [sp], #32\n"                                         \
+    "    br x30\n"                                                          \
+    FUNC_END(__tsan_##hook)
+
 __asm__(
     ".text\n"
     FUNC_BEGIN(ws_ctx_switch)
-    "    sub sp, sp, #160\n"
-    "    stp x19, x20, [sp, #0]\n"
-    "    stp x21, x22, [sp, #16]\n"
-    "    stp x23, x24, [sp, #32]\n"
-    "    stp x25, x26, [sp, #48]\n"
-    "    stp x27, x28, [sp, #64]\n"
-    "    stp x29, x30, [sp, #80]\n"
-    "    stp d8, d9, [sp, #96]\n"
-    "    stp d10, d11, [sp, #112]\n"
-    "    stp d12, d13, [sp, #128]\n"
-    "    stp d14, d15, [sp, #144]\n"
-    "    mov x9, sp\n"
-    "    str x9, [x0]\n"
-    "    ldr x9, [x1]\n"
-    "    mov sp, x9\n"
-    "    ldp x19, x20, [sp, #0]\n"
-    "    ldp x21, x22, [sp, #16]\n"
-    "    ldp x23, x24, [sp, #32]\n"
-    "    ldp x25, x26, [sp, #48]\n"
-    "    ldp x27, x28, [sp, #64]\n"
-    "    ldp x29, x30, [sp, #80]\n"
-    "    ldp d8, d9, [sp, #96]\n"
-    "    ldp d10, d11, [sp, #112]\n"
-    "    ldp d12, d13, [sp, #128]\n"
-    "    ldp d14, d15, [sp, #144]\n"
-    "    add sp, sp, #160\n"
+    SWITCH_STACKS("x30")
     "    ret\n"
     FUNC_END(ws_ctx_switch)
+    FUNC_BEGIN(ws_hop_switch)
+    SWITCH_STACKS("x9")
+    "    br x30\n"
+    FUNC_END(ws_hop_switch)
     /* A new context returns here first; x19 holds the entry function. */
     FUNC_BEGIN(ws_ctx_start)
     "    blr x19\n"
     "    brk #0\n"
-    FUNC_END(ws_ctx_start));
+    FUNC_END(ws_ctx_start)
+    WS_STUB_HOOKS(STUB));
 
 void ws_ctx_start(void);
 

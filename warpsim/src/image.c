@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ws_internal.h"
@@ -121,18 +122,15 @@ static void load(void)
         close(fd);
         return;
     }
-    img = malloc((size_t)st.st_size);
-    if (!img || read(fd, img, (size_t)st.st_size) != st.st_size) {
-        free(img);
-        close(fd);
-        return;
-    }
+    img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
+    if (img == MAP_FAILED)
+        return;
     eh = (Elf64_Ehdr *)img;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
         eh->e_shoff == 0 || eh->e_shstrndx >= eh->e_shnum ||
         eh->e_shoff + (size_t)eh->e_shnum * sizeof *sh > (size_t)st.st_size) {
-        free(img);
+        munmap(img, (size_t)st.st_size);
         return;
     }
     sh = (Elf64_Shdr *)(img + eh->e_shoff);
@@ -176,7 +174,7 @@ static void load(void)
         }
         break;
     }
-    free(img);
+    munmap(img, (size_t)st.st_size);
     if (nvars)
         qsort(vars, (size_t)nvars, sizeof *vars, by_addr);
     if (nfuncs)

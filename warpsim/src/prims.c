@@ -336,6 +336,7 @@ static void complete(ws_lane *l0, unsigned group)
         case WK_SYNCWARP:
             memcpy(m->vc, join, sizeof join);
             m->vc[i] = join[i] + 1;
+            m->vclk = m->vc[i];
             break;
         default:
             m->result = acc;
@@ -729,9 +730,10 @@ long long ws_clock64(const char *file, int line)
     ws_point(pc);
     if (++l->clock_polls > 1) {
         unsigned shift = l->clock_polls < 22 ? l->clock_polls : 22;
-        ws_lane_sleep(l, (uint64_t)WS_STEP_CYCLES << shift);
         if (ws_cfg.model == WS_LOCKSTEP)        /* the warp waits with it */
-            ws.warps[l->warp].clock += l->sleep, l->sleep = 0;
+            ws.warps[l->warp].clock += (uint64_t)WS_STEP_CYCLES << shift;
+        else
+            ws_lane_sleep(l, (uint64_t)WS_STEP_CYCLES << shift);
         ws_progress();
     }
     return (long long)ws_lane_clock(l);

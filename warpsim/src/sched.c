@@ -13,7 +13,11 @@
  *             out in source order this is the reconvergence stack of old
  *             GPUs: a branch's lanes run first, the warp reconverges after
  *             it, and a loop runs until its last lane leaves. Among warps,
- *             the one with the lowest virtual clock steps next.
+ *             the one with the lowest virtual clock steps next. The lanes
+ *             of a step stay READY while they run (ws.cur is the one
+ *             running); when they all stopped at one pc and called or left
+ *             no function, the warp's next step needs no comparison of
+ *             positions.
  *   its       independent thread scheduling, adversarial: a lane runs until
  *             it blocks, sleeps or exits (or WS_ITS_QUANTUM steps pass), then
  *             the ready lane with the lowest virtual clock runs, ties broken
@@ -47,14 +51,24 @@ extern cudaError_t ws_last_error;
 
 /* ---- ready lanes --------------------------------------------------- */
 
-/* its and random keep ready lanes in a binary heap ordered by (clock, key).
- * An entry is one 128-bit number, the lane's clock in the high half, its
- * key and thread below: keys are distinct, so comparing two entries as
- * numbers orders them by (clock, key), and sifting touches no lane. */
+/* random keeps ready lanes in a binary heap ordered by (clock, key), and
+ * picks among them by their places in it; its, which only ever takes the
+ * earliest, in a sorted queue. An entry is one 128-bit number, the lane's
+ * clock in the high half, its key and thread below: keys are distinct, so
+ * comparing two entries as numbers orders them by (clock, key), and
+ * sorting touches no lane. */
 typedef unsigned __int128 heap_entry;
 static heap_entry heap[WS_MAX_THREADS];
 static int heap_n;
-static uint32_t in_heap[WS_MAX_THREADS / 32];  /* threads with an entry */
+static uint32_t in_heap[WS_MAX_THREADS / 32];  /* threads with an entry (either model) */
+
+/* its: the ready lanes' entries in increasing order, queue[q_lo..q_hi), in
+ * the middle third of the buffer when it last was empty. Taking the first
+ * is one step, and a lane that arrives later than all the others (a
+ * barrier releases its lanes in order) goes to the end with one
+ * comparison; a lane that arrives in between moves the shorter side. */
+static heap_entry queue[3 * WS_MAX_THREADS];
+static int q_lo = WS_MAX_THREADS, q_hi = WS_MAX_THREADS;
 
 static inline heap_entry entry_of(const ws_lane *l)
 {
@@ -101,18 +115,71 @@ static void sift_down(int i)
     heap[i] = e;
 }
 
-static void heap_push(ws_lane *l)
+/* its: puts e in its place in the queue (out of line: random's heap_push
+ * stays small). */
+static __attribute__((noinline)) void queue_insert(heap_entry e)
+{
+    int lo, hi;
+    if (q_lo == q_hi)
+        q_lo = q_hi = WS_MAX_THREADS;
+    if (q_hi == 3 * WS_MAX_THREADS) {   /* (it moved right, one lane at a time) */
+        memmove(&queue[WS_MAX_THREADS], &queue[q_lo], (size_t)(q_hi - q_lo) * sizeof *queue);
+        q_hi -= q_lo - WS_MAX_THREADS;
+        q_lo = WS_MAX_THREADS;
+    }
+    lo = q_lo;
+    hi = q_hi;
+    if (lo == hi || !(e < queue[hi - 1])) {
+        queue[q_hi++] = e;              /* after all the others */
+        return;
+    }
+    while (lo < hi) {                   /* the first entry above e */
+        int mid = (lo + hi) / 2;
+        if (queue[mid] < e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo - q_lo < q_hi - lo && q_lo > 0) {
+        memmove(&queue[q_lo - 1], &queue[q_lo], (size_t)(lo - q_lo) * sizeof *queue);
+        q_lo--;
+        queue[lo - 1] = e;
+    } else {
+        memmove(&queue[lo + 1], &queue[lo], (size_t)(q_hi - lo) * sizeof *queue);
+        q_hi++;
+        queue[lo] = e;
+    }
+}
+
+/* its: takes the first lane of the queue, or NULL. */
+static __attribute__((noinline)) ws_lane *queue_pop(void)
+{
+    int t;
+    if (q_lo == q_hi)
+        return NULL;
+    t = entry_tid(queue[q_lo++]);
+    in_heap[t >> 5] &= ~(1u << (t & 31));
+    return &ws.lanes[t];
+}
+
+/* Makes l ready to be picked (its and random); a lane that is already
+ * is left where it is. */
+static inline __attribute__((always_inline)) void heap_push(ws_lane *l)
 {
     uint32_t bit = 1u << (l->tid & 31), *word = &in_heap[l->tid >> 5];
     if (*word & bit)
         return;
     *word |= bit;
+    if (ws_cfg.model == WS_ITS) {
+        queue_insert(entry_of(l));
+        return;
+    }
     heap[heap_n++] = entry_of(l);
     sift_up(heap_n - 1);
 }
 
 /* Removes the entry at place i. */
-static void heap_remove_at(int i)
+static inline __attribute__((always_inline)) void heap_remove_at(int i)
 {
     int t = entry_tid(heap[i]);
     in_heap[t >> 5] &= ~(1u << (t & 31));
@@ -125,9 +192,12 @@ static void heap_remove_at(int i)
         sift_down(i);
 }
 
+/* Takes the earliest ready lane (its and random), or NULL. */
 static ws_lane *heap_pop(void)
 {
     ws_lane *l;
+    if (ws_cfg.model == WS_ITS)
+        return queue_pop();
     if (heap_n == 0)
         return NULL;
     l = &ws.lanes[entry_tid(heap[0])];
@@ -165,6 +235,18 @@ static void set_state(ws_lane *l, int state)
 void ws_set_state(ws_lane *l, int state)
 {
     set_state(l, state);
+}
+
+/* set_state between READY and RUNNING (its and random), where the lane
+ * waits neither before nor after: only its ready bit changes. */
+static inline void set_running(ws_lane *l, int running)
+{
+    ws_warp *w = &ws.warps[l->warp];
+    l->state = running ? WS_RUNNING : WS_READY;
+    if (running)
+        w->ready &= ~(1u << l->lane);
+    else
+        w->ready |= 1u << l->lane;
 }
 
 uint64_t ws_lane_clock(const ws_lane *l)
@@ -237,17 +319,16 @@ static unsigned step_left;        /* lockstep: lanes of the step not yet run */
 
 static int step_base;             /* lockstep: the step's warp's first thread */
 static uint64_t step_sleep;       /* lockstep: the longest sleep of the step */
+static uintptr_t step_pc_or, step_pc_and; /* lockstep: the pcs its lanes stopped at */
 
-/* What the scheduler does for a lane that gave control back. */
+/* What the scheduler does for a lane of its or random that gave control
+ * back. */
 static inline void lane_stopped(ws_lane *l)
 {
     if (l->state == WS_RUNNING) {
-        set_state(l, WS_READY);
-        if (ws_cfg.model != WS_LOCKSTEP)
-            heap_push(l);
+        set_running(l, 0);
+        heap_push(l);
     }
-    if (ws_cfg.model == WS_LOCKSTEP && l->sleep > step_sleep)
-        step_sleep = l->sleep;
 }
 
 /* Asks for the cache lines that a lane's next step touches first, its hot
@@ -259,16 +340,14 @@ static inline void prefetch_lane(const ws_lane *l)
     __builtin_prefetch((const char *)l + 128, 1);
 }
 
-/* Asks for the top of a lane's stack, which the switch to it pops, the
- * frames its return to the hook's check pops next, and its line of the
- * warp clock, which the check reads. */
+/* Asks for the top of a lane's stack, which the switch to it pops, and
+ * the frames its return to the hook's check pops next. */
 static inline void prefetch_stack(const ws_lane *l)
 {
     __builtin_prefetch(l->ctx.sp);
     __builtin_prefetch((const char *)l->ctx.sp + 64);
     __builtin_prefetch((const char *)l->ctx.sp + 128);
     __builtin_prefetch((const char *)l->ctx.sp + 192);
-    __builtin_prefetch(&l->vc[l->lane]);
 }
 
 /* The lane to run next, or NULL when control goes back to the scheduler. */
@@ -280,12 +359,11 @@ static inline ws_lane *next_lane(void)
             n = &ws.lanes[step_base + __builtin_ctz(step_left)];
             step_left &= step_left - 1;
             if (n->state == WS_READY) {
-                n->sleep = 0;
-                if (step_left)      /* the lane after it, while it runs */
-                    prefetch_lane(&ws.lanes[step_base + __builtin_ctz(step_left)]);
                 prefetch_stack(n);
                 return n;
             }
+            step_pc_and = 0;        /* a lane of the step stays behind */
+            step_pc_or = ~(uintptr_t)0;
         }
         return NULL;
     }
@@ -298,71 +376,70 @@ static inline ws_lane *next_lane(void)
 
 static inline void lane_start(ws_lane *l)
 {
-    set_state(l, WS_RUNNING);
+    set_running(l, 1);
     ws.cur = l;
     ws_self = &l->coords;
 }
 
 /* The end of a scheduling point: the running lane l goes on (n == l), or
- * hands over to n, or, with no lane ready (n NULL), to the scheduler. */
-static inline __attribute__((always_inline)) void hand_over(ws_lane *l, ws_lane *n)
+ * hands over to n, or, with no lane ready (n NULL), to the scheduler.
+ * Returns the context to switch to (n's or the scheduler's), NULL when l
+ * goes on; the caller switches. */
+static inline __attribute__((always_inline)) ws_ctx *hand_over(ws_lane *l, ws_lane *n)
 {
     if (n == l) {
         lane_start(l);
-        return;
+        return NULL;
     }
     if (n) {
         lane_start(n);
-        ws_ctx_switch(&l->ctx, &n->ctx);
-        return;
+        return &n->ctx;
     }
     ws.cur = NULL;
     ws_self = &host_coords;
-    ws_ctx_switch(&l->ctx, &ws.sched);
+    return &ws.sched;
 }
 
-/* ws_yield under lockstep: the lane stops, the next lane of the step (of
- * the same warp) starts, with one update of the warp's masks. */
-static inline __attribute__((always_inline)) void lockstep_yield(ws_lane *l)
+/* ws_yield under lockstep: the lane stops (its state says whether it
+ * waits), the next lane of the step starts. Returns the context to switch
+ * to: that lane's, or the scheduler's at the end of the step. */
+static inline __attribute__((always_inline)) ws_ctx *lockstep_yield(ws_lane *l)
 {
-    ws_warp *w = &ws.warps[l->warp];
-    unsigned lbit = 1u << l->lane, nbit;
     ws_lane *n;
-    if (l->state == WS_RUNNING) {
-        l->state = WS_READY;
-        w->ready |= lbit;
-        w->waiting &= ~lbit;
-    }
-    if (l->sleep > step_sleep)
-        step_sleep = l->sleep;
+    step_pc_or |= l->pc;
+    step_pc_and &= l->pc;
     n = next_lane();
-    if (n && n != l && n->warp == l->warp) {
-        nbit = 1u << n->lane;
-        n->state = WS_RUNNING;
-        w->ready &= ~nbit;
-        w->waiting &= ~nbit;
-        ws.cur = n;
-        ws_self = &n->coords;
-        ws_ctx_switch(&l->ctx, &n->ctx);
-        return;
+    if (!n) {
+        ws.cur = NULL;
+        ws_self = &host_coords;
+        return &ws.sched;
     }
-    hand_over(l, n);
+    ws.cur = n;
+    ws_self = &n->coords;
+    return &n->ctx;
 }
 
-/* ws_yield for its and random (l: the running lane). */
-static inline __attribute__((always_inline)) void heap_yield(ws_lane *l)
+/* ws_yield for its and random (l: the running lane); returns the context
+ * to switch to, as hand_over. */
+static inline __attribute__((always_inline)) ws_ctx *heap_yield(ws_lane *l)
 {
     lane_stopped(l);
-    hand_over(l, next_lane());
+    return hand_over(l, next_lane());
+}
+
+ws_ctx *ws_yield_to(ws_lane *l)
+{
+    if (ws_cfg.model == WS_LOCKSTEP)
+        return lockstep_yield(l);
+    return heap_yield(l);
 }
 
 void ws_yield(void)
 {
     ws_lane *l = ws.cur;
-    if (ws_cfg.model == WS_LOCKSTEP)
-        lockstep_yield(l);
-    else
-        heap_yield(l);
+    ws_ctx *c = ws_yield_to(l);
+    if (c)
+        ws_ctx_switch(&l->ctx, c);
 }
 
 /* Called by a lane that set its state to a wait: returns once released. */
@@ -385,24 +462,23 @@ void ws_release(ws_lane *l, uint64_t when)
 
 void ws_lane_sleep(ws_lane *l, uint64_t ns)
 {
-    if (ws_cfg.model == WS_LOCKSTEP) {
-        if (l->sleep < ns)
-            l->sleep = ns;
-    } else {
+    if (ws_cfg.model != WS_LOCKSTEP)
         l->clock += ns;
-    }
+    else if (step_sleep < ns)
+        step_sleep = ns;
 }
 
 /* random: at a scheduling point of l, a random ready lane whose clock is
- * within WS_RANDOM_WINDOW of the earliest runs next (l itself, maybe). */
-static __attribute__((noinline)) void random_point(ws_lane *l)
+ * within WS_RANDOM_WINDOW of the earliest runs next (l itself, maybe).
+ * Returns the context to switch to, as hand_over. */
+static __attribute__((noinline)) ws_ctx *random_point(ws_lane *l)
 {
     ws_lane *c = NULL;
     uint64_t lo;
     int tries, ci = -1;
     l->clock += WS_STEP_CYCLES;
     if (heap_n == 0)
-        return;
+        return NULL;
     lo = entry_clock(heap[0]) < l->clock ? entry_clock(heap[0]) : l->clock;
     /* (a lane's clock does not change while it waits in the heap: the
      * entry's copy is the lane's clock) */
@@ -428,18 +504,18 @@ static __attribute__((noinline)) void random_point(ws_lane *l)
         prefetch_stack(c);
         heap_remove_at(ci);
         ws.next = c;
-        heap_yield(l);
+        return heap_yield(l);
     }
+    return NULL;
 }
 
 /* The model's part of a scheduling point, under lockstep and random (its
- * is ws_point_at's own). */
-void ws_point_model(ws_lane *l)
+ * is ws_point_to's own): the context to switch to, or NULL. */
+ws_ctx *ws_point_model(ws_lane *l)
 {
     if (ws_cfg.model == WS_LOCKSTEP)
-        lockstep_yield(l);
-    else
-        random_point(l);
+        return lockstep_yield(l);
+    return random_point(l);
 }
 
 void ws_point(uintptr_t pc)
@@ -472,10 +548,14 @@ static void lane_entry(void)
     lane_exit(l);
 }
 
-/* Runs l, and the lanes it hands control to, until control comes back. */
+/* Runs l, and the lanes it hands control to, until control comes back
+ * (under lockstep, the step's lanes run as READY). */
 static void run_lane(ws_lane *l)
 {
-    lane_start(l);
+    if (ws_cfg.model != WS_LOCKSTEP)
+        set_running(l, 1);
+    ws.cur = l;
+    ws_self = &l->coords;
     ws_ctx_switch(&ws.sched, &l->ctx);
 }
 
@@ -493,26 +573,37 @@ static int lockstep_step(void)
     if (best < 0)
         return 0;
     w = &ws.warps[best];
-    for (i = 0; i < w->n; i++) {
-        ws_lane *l = &ws.lanes[w->base + i];
-        int c;
-        if (!(w->ready & (1u << i)))
-            continue;
-        c = min ? pos_cmp(l, min) : -1;
-        if (c < 0) {
-            min = l;
-            group = 1u << i;
-        } else if (c == 0) {
-            group |= 1u << i;
+    if (w->uniform && !(w->ready & ~w->step_mask)) {
+        group = w->ready;           /* all at one position, as they stopped */
+    } else {
+        for (i = 0; i < w->n; i++) {
+            ws_lane *l = &ws.lanes[w->base + i];
+            int c;
+            if (!(w->ready & (1u << i)))
+                continue;
+            c = min ? pos_cmp(l, min) : -1;
+            if (c < 0) {
+                min = l;
+                group = 1u << i;
+            } else if (c == 0) {
+                group |= 1u << i;
+            }
         }
     }
     w->step_mask = group;
     step_left = group;
     step_base = w->base;
     step_sleep = 0;
+    step_pc_or = 0;
+    step_pc_and = ~(uintptr_t)0;
+    ws.frames_moved = 0;
     min = next_lane();              /* the step's lanes run in lane order */
     if (min)
         run_lane(min);
+    /* The lanes that ran stopped at one position when they stopped at one
+     * pc and called or left no function on the way (their call stacks
+     * were one). */
+    w->uniform = step_pc_or == step_pc_and && !ws.frames_moved;
     sleep = step_sleep;
     w->clock += WS_STEP_CYCLES + sleep;
     /* Collectives and barriers that the step's lanes reached complete now. */
@@ -559,6 +650,7 @@ static void start_block(void)
 {
     int t;
     heap_n = 0;
+    q_lo = q_hi;
     memset(in_heap, 0, sizeof in_heap);
     ws.live = ws.nthreads;
     ws.bar_waiting = 0;
@@ -575,6 +667,7 @@ static void start_block(void)
         w->last_site = 0;
         w->clock = 0;
         w->step_mask = 0;
+        w->uniform = 0;
     }
     for (t = 0; t < ws.nthreads; t++) {
         ws_lane *l = &ws.lanes[t];
@@ -593,6 +686,7 @@ static void start_block(void)
         l->lane = t % 32;
         l->key = order_key(t, ws.nthreads);
         l->vc[l->lane] = 1;
+        l->vclk = 1;
         if (!stacks[t])
             stacks[t] = ws_stack_alloc(stack_size);
         ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
@@ -662,10 +756,7 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.launch_id++;
     ws.launches++;
     if (!ws.lanes) {
-        void *p = NULL;
-        if (posix_memalign(&p, 64, WS_MAX_THREADS * sizeof *ws.lanes) == 0)
-            memset(p, 0, WS_MAX_THREADS * sizeof *ws.lanes);
-        ws.lanes = p;
+        ws.lanes = ws_zalloc(WS_MAX_THREADS * sizeof *ws.lanes);  /* the lanes a block uses */
         if (!ws.lanes) {
             fprintf(stderr, "warpsim: out of host memory\n");
             exit(2);

@@ -105,8 +105,9 @@ static alloc *allocs;
 static int nallocs, cap_allocs;
 static size_t arena_size, bump, live_bytes;
 
-/* Zeroed memory that starts a page (pages nobody touches cost nothing). */
-static void *zalloc(size_t bytes)
+/* Zeroed memory that starts a page (pages nobody touches cost nothing), or
+ * NULL. */
+void *ws_zalloc(size_t bytes)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
@@ -129,7 +130,7 @@ void ws_shadow_init(void)
         ws_shared_lo -= pad;
         ws_shared_len += pad;
     }
-    sh_shadow = zalloc((ws_shared_len / 4 + 1) * sizeof *sh_shadow);
+    sh_shadow = ws_zalloc((ws_shared_len / 4 + 1) * sizeof *sh_shadow);
     sh_atoms = calloc(ws_shared_len / 4 + 1, sizeof *sh_atoms);
     sh_owner = calloc(ws_shared_len + 1, sizeof *sh_owner);
     if (!sh_shadow || !sh_atoms || !sh_owner) {
@@ -589,7 +590,7 @@ static gran *global_gran(uintptr_t off)
 {
     gran **c = &chunks[off >> CHUNK_SHIFT];
     if (__builtin_expect(!*c, 0)) {
-        *c = zalloc(CHUNK_GRANS * (sizeof(gran) + sizeof(agran)));
+        *c = ws_zalloc(CHUNK_GRANS * (sizeof(gran) + sizeof(agran)));
         if (!*c) {
             fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
             exit(2);
@@ -750,7 +751,7 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
     w->stamp = stamp;
     w->block = block;
     w->gen = gen;
-    w->clk = l->vc[l->lane];
+    w->clk = l->vclk;
     w->pc = cpc;
     w->rel = ws_sync_now();
     w->tid = (uint16_t)tid;
@@ -777,7 +778,7 @@ static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, ui
     cur.stamp = stamp;
     cur.block = me.block;
     cur.gen = me.gen;
-    cur.clk = l->vc[l->lane];
+    cur.clk = l->vclk;
     cur.pc = ws_pc_offset(pc);
     cur.rel = ws_sync_now();
     cur.tid = (uint16_t)l->tid;
@@ -846,43 +847,72 @@ void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     check_access(addr, size, flags, pc);
 }
 
-/* A hook's access: host code touching device memory is an error; a lane's
- * access is a scheduling point, then checked. */
+/* Host code touching device memory is an error (a hook's access with no
+ * running lane). */
 static inline __attribute__((always_inline)) void
-access_at(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+host_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    if (addr - ws_arena_lo < ws_arena_len)
+        report_bad_global(NULL, addr, size, flags, pc);
+}
+
+/* A hook's access: a lane's access is a scheduling point, then checked. */
+void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     if (!ws.cur) {
-        if (addr - ws_arena_lo < ws_arena_len)
-            report_bad_global(NULL, addr, size, flags, pc);
+        host_access(addr, size, flags, pc);
         return;
     }
     ws_point_at(pc);
     check_access(addr, size, flags, pc);
 }
 
-void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+/* A stub hook's access up to its switch: the scheduling point, and the
+ * check when the running lane goes on. Returns the switch the stub makes
+ * (ctx.c), after which ws_after_* checks the access. */
+static inline __attribute__((always_inline)) ws_hop
+enter(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
-    access_at(addr, size, flags, pc);
+    ws_hop h = { NULL, NULL };
+    ws_lane *l = ws.cur;
+    if (!l) {
+        host_access(addr, size, flags, pc);
+        return h;
+    }
+    h.to = ws_point_to(l, pc);
+    if (h.to)
+        h.from = &l->ctx;
+    else
+        check_access(addr, size, flags, pc);
+    return h;
 }
 
-/* The same for the plain reads and writes of 1, 2, 4 and 8 bytes, each
- * compiled for its own size and kind (most of the checks' branches fold
- * away). */
+/* enter and check_access for any size and kind, compiled once. */
+static __attribute__((noinline)) ws_hop enter_any(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    return enter(addr, size, flags, pc);
+}
+
+/* The halves of each stub hook (WS_STUB_HOOKS): for the plain reads and
+ * writes of 1, 2, 4 and 8 bytes (`fixed`) the point and the check are
+ * compiled for their own size and kind, where most of the check's branches
+ * fold away; the others (`any`) share one general copy. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #else
 #define NO_SLP
 #endif
-#define ACCESS_FIXED(size)                                                  \
-    NO_SLP void ws_read##size(uintptr_t addr, uintptr_t pc)                 \
+#define ENTER_fixed enter
+#define ENTER_any enter_any
+#define CHECK_fixed check_access
+#define CHECK_any ws_check_access
+#define HALVES(hook, bytes, flags, code)                                    \
+    NO_SLP ws_hop ws_enter_##hook(uintptr_t addr, uintptr_t pc)             \
     {                                                                       \
-        access_at(addr, size, 0, pc);                                       \
+        return ENTER_##code(addr, bytes, flags, pc);                        \
     }                                                                       \
-    NO_SLP void ws_write##size(uintptr_t addr, uintptr_t pc)                \
+    NO_SLP void ws_after_##hook(uintptr_t addr, uintptr_t pc)               \
     {                                                                       \
-        access_at(addr, size, WS_ACC_WRITE, pc);                            \
+        CHECK_##code(addr, bytes, flags, pc);                               \
     }
-ACCESS_FIXED(1)
-ACCESS_FIXED(2)
-ACCESS_FIXED(4)
-ACCESS_FIXED(8)
+WS_STUB_HOOKS(HALVES)

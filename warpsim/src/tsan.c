@@ -7,7 +7,10 @@
  * own runtime. Only the lesson file is instrumented. A hook returns at once
  * for addresses that are neither emulated shared memory nor emulated device
  * memory (the host's and the lanes' stacks, globals, the heap); for the
- * others it is a scheduling point and a race check (shadow.c).
+ * others it is a scheduling point and a race check (shadow.c). The hooks
+ * of plain, unaligned and volatile accesses of 1 to 16 bytes
+ * (__tsan_read4 ...) are assembly stubs in ctx.c (WS_STUB_HOOKS), which
+ * call shadow.c's ws_enter_* and ws_after_*.
  * __tsan_func_entry/exit keep each lane's call stack, which is half of its
  * position for the lockstep model.
  *
@@ -27,50 +30,6 @@
 #include "ws_internal.h"
 
 #define RET() ((uintptr_t)__builtin_return_address(0))
-
-#define ACCESS(name, size, flags)                                   \
-    void name(void *a);                                             \
-    void name(void *a)                                              \
-    {                                                               \
-        uintptr_t p = (uintptr_t)a;                                 \
-        if (__builtin_expect(ws_tracked(p), 0))                     \
-            ws_access(p, size, flags, RET());                       \
-    }
-
-#define ACCESS_SIZES(prefix, flags)                                 \
-    ACCESS(prefix##1, 1, flags)                                     \
-    ACCESS(prefix##2, 2, flags)                                     \
-    ACCESS(prefix##4, 4, flags)                                     \
-    ACCESS(prefix##8, 8, flags)                                     \
-    ACCESS(prefix##16, 16, flags)
-
-/* Plain reads and writes of 1 to 8 bytes go to shadow.c's versions for
- * their size and kind. */
-#define ACCESS_FIXED(name, fixed)                                   \
-    void name(void *a);                                             \
-    void name(void *a)                                              \
-    {                                                               \
-        uintptr_t p = (uintptr_t)a;                                 \
-        if (__builtin_expect(ws_tracked(p), 0))                     \
-            fixed(p, RET());                                        \
-    }
-
-ACCESS_FIXED(__tsan_read1, ws_read1)
-ACCESS_FIXED(__tsan_read2, ws_read2)
-ACCESS_FIXED(__tsan_read4, ws_read4)
-ACCESS_FIXED(__tsan_read8, ws_read8)
-ACCESS(__tsan_read16, 16, 0)
-ACCESS_FIXED(__tsan_write1, ws_write1)
-ACCESS_FIXED(__tsan_write2, ws_write2)
-ACCESS_FIXED(__tsan_write4, ws_write4)
-ACCESS_FIXED(__tsan_write8, ws_write8)
-ACCESS(__tsan_write16, 16, WS_ACC_WRITE)
-ACCESS_SIZES(__tsan_unaligned_read, 0)
-ACCESS_SIZES(__tsan_unaligned_write, WS_ACC_WRITE)
-ACCESS_SIZES(__tsan_volatile_read, WS_ACC_VOLATILE)
-ACCESS_SIZES(__tsan_volatile_write, WS_ACC_WRITE | WS_ACC_VOLATILE)
-ACCESS_SIZES(__tsan_unaligned_volatile_read, WS_ACC_VOLATILE)
-ACCESS_SIZES(__tsan_unaligned_volatile_write, WS_ACC_WRITE | WS_ACC_VOLATILE)
 
 void __tsan_read_range(void *a, unsigned long size);
 void __tsan_read_range(void *a, unsigned long size)
@@ -97,6 +56,7 @@ void __tsan_func_entry(void *call_pc)
     if (l->depth < WS_MAX_FRAMES)
         l->frames[l->depth] = (uintptr_t)call_pc;
     l->depth++;
+    ws.frames_moved = 1;
 }
 
 /* On return from the function holding the lane's last scheduling point, the
@@ -110,6 +70,7 @@ void __tsan_func_exit(void)
     if (!l || l->depth == 0)
         return;
     l->depth--;
+    ws.frames_moved = 1;
     if (l->depth < l->pos_depth && l->depth >= 2) {
         l->pos_depth = l->depth;
         l->pc = l->frames[l->depth];

@@ -1,7 +1,8 @@
 /*
  * ws_internal.h - what warpsim's modules share.
  *
- *   ctx.c      coroutines: one stack and one saved context per lane
+ *   ctx.c      coroutines: one stack and one saved context per lane; the
+ *              access hooks' stubs, which switch lanes
  *   sched.c    blocks, lanes, the three scheduling models, hangs
  *   prims.c    warp primitives, __syncthreads, atomics, time
  *   shadow.c   device memory, shadow memory, races, uninitialized reads
@@ -68,6 +69,37 @@ void ws_ctx_prepare(ws_ctx *c, void *stack, size_t size, void (*entry)(void));
 void ws_ctx_switch(ws_ctx *from, ws_ctx *to);
 void *ws_stack_alloc(size_t size);
 
+/*
+ * The access hooks whose scheduling point switches lanes in an assembly
+ * stub (ctx.c) rather than in C: X(hook, bytes, flags, code) makes
+ * __tsan_HOOK(addr), which calls ws_enter_HOOK(addr, pc) and, when that
+ * returns a switch and the lane later runs again, ws_after_HOOK(addr, pc)
+ * (shadow.c, where code says how: `fixed`, the check compiled for this
+ * size and kind; `any`, the general one).
+ */
+#define WS_STUB_HOOKS(X)                                                      \
+    X(read1, 1, 0, fixed) X(read2, 2, 0, fixed) X(read4, 4, 0, fixed)          \
+    X(read8, 8, 0, fixed) X(read16, 16, 0, any)                               \
+    X(write1, 1, WS_ACC_WRITE, fixed) X(write2, 2, WS_ACC_WRITE, fixed)       \
+    X(write4, 4, WS_ACC_WRITE, fixed) X(write8, 8, WS_ACC_WRITE, fixed)       \
+    X(write16, 16, WS_ACC_WRITE, any)                                         \
+    WS_STUB_SIZES(X, unaligned_read, 0)                                       \
+    WS_STUB_SIZES(X, unaligned_write, WS_ACC_WRITE)                           \
+    WS_STUB_SIZES(X, volatile_read, WS_ACC_VOLATILE)                          \
+    WS_STUB_SIZES(X, volatile_write, WS_ACC_WRITE | WS_ACC_VOLATILE)          \
+    WS_STUB_SIZES(X, unaligned_volatile_read, WS_ACC_VOLATILE)                \
+    WS_STUB_SIZES(X, unaligned_volatile_write, WS_ACC_WRITE | WS_ACC_VOLATILE)
+#define WS_STUB_SIZES(X, kind, flags)                                         \
+    X(kind##1, 1, flags, any) X(kind##2, 2, flags, any)                       \
+    X(kind##4, 4, flags, any) X(kind##8, 8, flags, any)                       \
+    X(kind##16, 16, flags, any)
+
+/* What ws_enter_* returns: the switch the stub makes (from the running
+ * lane's context to another), or none (to NULL): the access was checked. */
+typedef struct ws_hop {
+    ws_ctx *from, *to;
+} ws_hop;
+
 /* ---- lanes and blocks (sched.c) ------------------------------------- */
 
 enum ws_state { WS_READY, WS_RUNNING, WS_WAIT_WARP, WS_WAIT_BLOCK, WS_EXITED };
@@ -109,7 +141,6 @@ typedef struct ws_lane {
     int depth, pos_depth;
     uintptr_t pc;
 
-    uint64_t sleep;               /* lockstep: sleep requested in this step */
     uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
     uint32_t spin_steps;          /* scheduling points since the block last progressed */
     uint32_t clock_polls;         /* clock64() calls since its last memory access */
@@ -117,9 +148,11 @@ typedef struct ws_lane {
     uint64_t steps;               /* scheduling points while the block progressed */
     uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
     uintptr_t rd1, rd2;           /* the last two addresses it read */
-    uint32_t acq, acq_last;       /* sync.c: what it acquired; the last release it read */
+    uint32_t acq;                 /* sync.c: what it acquired */
+    uint32_t vclk;                /* vc[lane], its own entry, where every check reads it */
     uintptr_t frames[WS_MAX_FRAMES];
     uint32_t last_rel;            /* sync.c: its own last release */
+    uint32_t acq_last;            /* sync.c: the last release it read */
     int fenced;                   /* a __threadfence since its last release */
 
     /* The collective the lane waits in (or last waited in). */
@@ -150,6 +183,7 @@ typedef struct ws_warp {
                                      stores, which a later load can forward) */
     uint64_t clock;               /* lockstep */
     unsigned step_mask;           /* lockstep: the lanes of the current step */
+    int uniform;                  /* lockstep: they all stopped at one position */
 } ws_warp;
 
 typedef struct ws_run {
@@ -172,6 +206,7 @@ typedef struct ws_run {
     uint64_t steps;               /* steps less progress_step: since the block last progressed */
     int trace_warp;               /* the warp being drawn in this block, or -1 */
     uint64_t progress_step;       /* steps when the block last progressed */
+    int frames_moved;             /* a lane called or left a function (tsan.c) */
     /* statistics */
     uint64_t accesses, total_steps, launches, blocks_run;
     double kernel_seconds;
@@ -188,6 +223,7 @@ void ws_block(void);                         /* wait until released */
 void ws_release(ws_lane *l, uint64_t when);  /* ready again at virtual time when */
 void ws_set_state(ws_lane *l, int state);    /* keeps the warp's masks */
 void ws_yield(void);
+ws_ctx *ws_yield_to(ws_lane *l);             /* ws_yield's switch, not made */
 uint64_t ws_lane_clock(const ws_lane *l);
 void ws_lane_sleep(ws_lane *l, uint64_t ns);
 int ws_pos_cmp(const ws_lane *a, const ws_lane *b);
@@ -217,17 +253,18 @@ static inline int ws_tracked(uintptr_t p)
     return p - ws_shared_lo < ws_shared_len || p - ws_arena_lo < ws_arena_len;
 }
 
+void *ws_zalloc(size_t bytes);
 void ws_shadow_init(void);
 void ws_shadow_block_start(void);
 void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
-void ws_read1(uintptr_t addr, uintptr_t pc);   /* ws_access for a plain read */
-void ws_read2(uintptr_t addr, uintptr_t pc);   /* or write of 1, 2, 4, 8 bytes */
-void ws_read4(uintptr_t addr, uintptr_t pc);
-void ws_read8(uintptr_t addr, uintptr_t pc);
-void ws_write1(uintptr_t addr, uintptr_t pc);
-void ws_write2(uintptr_t addr, uintptr_t pc);
-void ws_write4(uintptr_t addr, uintptr_t pc);
-void ws_write8(uintptr_t addr, uintptr_t pc);
+/* The halves of a stub hook's access (WS_STUB_HOOKS): ws_enter_* makes the
+ * scheduling point and, when the lane goes on, checks the access;
+ * ws_after_* checks it when the lane runs again after a switch. */
+#define WS_STUB_HALVES(hook, bytes, flags, code)                              \
+    ws_hop ws_enter_##hook(uintptr_t addr, uintptr_t pc);                     \
+    void ws_after_##hook(uintptr_t addr, uintptr_t pc);
+WS_STUB_HOOKS(WS_STUB_HALVES)
+#undef WS_STUB_HALVES
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
 void *ws_arena_alloc(size_t bytes, cudaError_t *err);
 int ws_arena_free(void *p);
@@ -302,7 +339,7 @@ void ws_report_close(void);
 
 /* ---- a scheduling point (sched.c's ws_point, inline for the hooks) ---- */
 
-void ws_point_model(ws_lane *l);              /* sched.c: lockstep and random */
+ws_ctx *ws_point_model(ws_lane *l);          /* sched.c: lockstep and random */
 
 /* Widens the range [*lo, *hi] of pcs to hold pc. */
 static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
@@ -313,12 +350,12 @@ static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
         *hi = pc;
 }
 
-/* A scheduling point at pc (in the lesson's code): the lane's position
- * moves there, the hang and livelock bounds count it, and the model may
- * switch to another lane. */
-static inline void ws_point_at(uintptr_t pc)
+/* A scheduling point of the running lane l at pc (in the lesson's code):
+ * the lane's position moves there, the hang and livelock bounds count it,
+ * and the model may hand over to another lane. Returns the context to
+ * switch to, or NULL when l goes on; the caller switches. */
+static inline ws_ctx *ws_point_to(ws_lane *l, uintptr_t pc)
 {
-    ws_lane *l = ws.cur;
     uint64_t idle;                /* steps since the block last progressed */
     l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
     l->pc = pc;
@@ -350,15 +387,24 @@ static inline void ws_point_at(uintptr_t pc)
         if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
             ws_hang(WS_HANG_LIVELOCK);
     }
-    if (ws_cfg.model != WS_ITS) {
-        ws_point_model(l);
-        return;
-    }
+    if (ws_cfg.model != WS_ITS)
+        return ws_point_model(l);
     l->clock += WS_STEP_CYCLES;
     if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0)) {
         l->quantum = 0;
-        ws_yield();
+        return ws_yield_to(l);
     }
+    return NULL;
+}
+
+/* A scheduling point of the running lane at pc, switching where the
+ * model says. */
+static inline void ws_point_at(uintptr_t pc)
+{
+    ws_lane *l = ws.cur;
+    ws_ctx *c = ws_point_to(l, pc);
+    if (c)
+        ws_ctx_switch(&l->ctx, c);
 }
 
 #endif /* WS_INTERNAL_H */
