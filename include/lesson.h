@@ -958,13 +958,13 @@ static inline void lesson_launching(const char *kernel, long long blocks, long l
  * and "@@TAG status K STATUS" after (K counts from 1; TAG, chosen by the
  * checker, is what a lesson file's printf cannot guess). A run still going
  * after SECONDS ends the process: "@@TAG timeout K SECONDS", exit 124 (the
- * marker may follow a line the run left unfinished). A
- * run ends at its return or at lesson_fail; what it allocated through
- * lesson_*_alloc is freed, and when the GPU is left unusable (a kernel
- * that faulted) the process stops after "@@TAG status": the checker runs
- * the rest apart. Outputs are poisoned when allocated (lesson_device_alloc)
- * and inputs copied anew, so a run sees nothing of the one before it but
- * what a kernel left in __device__ variables.
+ * marker may follow a line the run left unfinished). A run ends at its
+ * return or at lesson_fail; what it allocated through lesson_*_alloc is
+ * freed, and when the GPU is left unusable (a kernel that faulted) the
+ * process stops after "@@TAG status": the checker runs the rest apart.
+ * Outputs are poisoned when allocated (lesson_device_alloc) and inputs
+ * copied anew, so a run sees nothing of the one before it but what a
+ * kernel left in __device__ variables.
  */
 static char lesson_case_alarm_text[160];
 

@@ -1095,22 +1095,22 @@ check_batch_judge() {
     wait
 }
 
+# check_batch_judge_one N: the verdict on run N alone; N.rc comes last, when
+# N.out is whole.
 check_batch_judge_one() {
     local dir=$CHECK_BATCH_DIR k=$1 status
     local -a cmd
-    {
-        IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
-        read -r status <"$dir/$k.status"
-        if [ -z "${CHECK_PLAN_VERIFY[k]}" ]; then
-            cp "$dir/$k.log" "$dir/$k.out"
-            echo "$status" >"$dir/$k.rc.new"
-        else
-            "${CHECK_PLAN_VERIFY[k]}" --judge "$dir/$k.log" "$status" "$dir/$k.dump" "${cmd[@]}" >"$dir/$k.out" 2>&1
-            echo "$?" >"$dir/$k.rc.new"
-        fi
-        if [ -f "$dir/$k.tool" ]; then cat "$(cat "$dir/$k.tool")" >>"$dir/$k.out"; fi
-        mv "$dir/$k.rc.new" "$dir/$k.rc"
-    }
+    IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
+    read -r status <"$dir/$k.status"
+    if [ -z "${CHECK_PLAN_VERIFY[k]}" ]; then
+        cp "$dir/$k.log" "$dir/$k.out"
+        echo "$status" >"$dir/$k.rc.new"
+    else
+        "${CHECK_PLAN_VERIFY[k]}" --judge "$dir/$k.log" "$status" "$dir/$k.dump" "${cmd[@]}" >"$dir/$k.out" 2>&1
+        echo "$?" >"$dir/$k.rc.new"
+    fi
+    if [ -f "$dir/$k.tool" ]; then cat "$(cat "$dir/$k.tool")" >>"$dir/$k.out"; fi
+    mv "$dir/$k.rc.new" "$dir/$k.rc"
 }
 
 # run_right CMD...: run_bounded for a run that must be right, where
