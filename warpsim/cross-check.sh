@@ -150,10 +150,10 @@ fi
 
 # A lesson's programs for $arch, built by its own Makefile into
 # build/emu-$arch-bin; build/emu-$arch holds scripts that run them under
-# qemu, made newer than everything they depend on (after a dry run has
-# written the native flags stamp there), so that `make check EMU=1` takes
-# them as built and runs the lesson's own checker on them, with the native
-# library and driver.
+# qemu, and the harness object they were linked with, made newer than
+# everything they depend on (after a dry run has written the native flags
+# stamp there), so that `make check EMU=1` takes them as built and runs
+# the lesson's own checker on them, with the native library and driver.
 for l in $lessons; do
     d=$top/lessons/$l
     [ -d "$d" ] || { fail "no lesson $l"; continue; }
@@ -169,6 +169,9 @@ for l in $lessons; do
     done
     make -s --no-print-directory -C "$d" -n check EMU=1 EMU_BUILD="build/emu-$arch" >/dev/null 2>&1
     sleep 1
+    mkdir -p "$d/build/emu-$arch"
+    [ ! -f "$d/build/emu-$arch-bin/harness.o" ] ||
+        cp "$d/build/emu-$arch-bin/harness.o" "$d/build/emu-$arch/harness.o"
     wrap "$d/build/emu-$arch" "${progs[@]}"
     out=$(make --no-print-directory -C "$d" check EMU=1 EMU_BUILD="build/emu-$arch" 2>&1)
     rc=$?
