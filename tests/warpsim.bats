@@ -431,6 +431,22 @@ PY
     assert_equal "$(sort <<<"$output" | uniq -d)" ""      # no object compiled twice
 }
 
+@test "same-reports.sh explains itself, and a missing or unknown base is one line and exit 2" {
+    run "$REPO/warpsim/same-reports.sh" --help
+    assert_success
+    assert_line --partial 'same-reports.sh [options] BASE'
+    assert_line --partial 'Exit status: 0 every case'
+    run "$REPO/warpsim/same-reports.sh"
+    assert_failure 2
+    assert_output 'same-reports.sh: usage: same-reports.sh [options] BASE (try --help)'
+    run "$REPO/warpsim/same-reports.sh" no-such-commit
+    assert_failure 2
+    assert_output "same-reports.sh: 'no-such-commit' is no commit of this repository"
+    run "$REPO/warpsim/same-reports.sh" --bogus
+    assert_failure 2
+    assert_output "same-reports.sh: unknown option '--bogus' (try --help)"
+}
+
 teardown() {
     [ -z "${WS_RACE_B:-}" ] || rm -rf "$REPO/warpsim/$WS_RACE_B"
 }
