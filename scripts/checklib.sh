@@ -569,8 +569,9 @@ run_limited() {
     fi
     # On the GPU a run in a job shares it with the other jobs' runs; any
     # other run has it alone, other lessons' checks included.
-    if [ "$TARGET" = gpu ] && [ -n "$CHECK_FLOCK" ]; then
-        if [ -n "$CHECK_IN_JOB" ]; then lock=(flock -s "$CHECK_GPU_LOCK"); else lock=(flock -x "$CHECK_GPU_LOCK"); fi
+    if [ "$TARGET" = gpu ]; then
+        if [ -n "$CHECK_IN_JOB" ]; then check_lock shared; else check_lock alone; fi
+        lock=("${CHECK_LOCK[@]}")
     fi
     local t0=${EPOCHREALTIME:-}
     if [ -n "$model" ]; then
@@ -582,6 +583,16 @@ run_limited() {
     RUN_RC=$?
     check_time_note "$t0" "$([ -n "$CHECK_IN_JOB" ] && echo shared || echo alone)" "${model:+$model }$*"
     [ "$RUN_RC" -ne 137 ] || RUN_RC=124
+}
+
+# check_lock alone|shared: sets CHECK_LOCK to the words that run a command
+# on the GPU alone (an exclusive lock on CHECK_GPU_LOCK) or beside others
+# (a shared one); none where the check takes no lock (CHECK_FLOCK).
+CHECK_LOCK=()
+check_lock() {
+    CHECK_LOCK=()
+    [ -n "$CHECK_FLOCK" ] || return 0
+    if [ "$1" = shared ]; then CHECK_LOCK=(flock -s "$CHECK_GPU_LOCK"); else CHECK_LOCK=(flock -x "$CHECK_GPU_LOCK"); fi
 }
 
 # check_time_note T0 MODE WHAT: CHECK_TIME_LOG's line for a run that
@@ -1004,13 +1015,11 @@ check_prefetch() {
 # check_single_run alone|shared N: the run N that check_prefetch makes one
 # by one, exactly as run_limited would: runN.out and runN.rc.
 check_single_run() {
-    local mode=$1 k=$2 rc lock=() t0=${EPOCHREALTIME:-}
+    local mode=$1 k=$2 rc t0=${EPOCHREALTIME:-}
     local -a cmd
     IFS=$'\t' read -r -a cmd <<<"${CHECK_RUN_CMD[k]}"
-    if [ -n "$CHECK_FLOCK" ]; then
-        if [ "$mode" = shared ]; then lock=(flock -s "$CHECK_GPU_LOCK"); else lock=(flock -x "$CHECK_GPU_LOCK"); fi
-    fi
-    "${lock[@]}" timeout -k 5 "${CHECK_RUN_LIMIT[k]}" "${cmd[@]}" >"$CHECK_BATCH_DIR/run$k.out" 2>&1
+    check_lock "$mode"
+    "${CHECK_LOCK[@]}" timeout -k 5 "${CHECK_RUN_LIMIT[k]}" "${cmd[@]}" >"$CHECK_BATCH_DIR/run$k.out" 2>&1
     rc=$?
     [ "$rc" -ne 137 ] || rc=124
     check_time_note "$t0" "$mode" "${cmd[*]}"
@@ -1024,7 +1033,7 @@ check_single_run() {
 # run made. Under compute-sanitizer, only when it reported nothing at all,
 # with N.tool naming the file that holds its summary.
 check_batch_run() {
-    local mode=$1 dir=$CHECK_BATCH_DIR k tag prog tool total=10 left rc lock=() wrap=() t0=${EPOCHREALTIME:-}; shift
+    local mode=$1 dir=$CHECK_BATCH_DIR k tag prog tool total=10 left rc wrap=() t0=${EPOCHREALTIME:-}; shift
     local name=$dir/batch-$1 args
     tag=b$1x$RANDOM$RANDOM
     prog=${CHECK_PLAN_CMD[$1]%%$'\t'*} tool=${CHECK_PLAN_TOOL[$1]}
@@ -1046,15 +1055,13 @@ check_batch_run() {
         [ "$left" -gt 0 ] || return 0
         [ "$left" -ge "$total" ] || total=$left
     fi
-    if [ -n "$CHECK_FLOCK" ]; then
-        if [ "$mode" = shared ]; then lock=(flock -s "$CHECK_GPU_LOCK"); else lock=(flock -x "$CHECK_GPU_LOCK"); fi
-    fi
+    check_lock "$mode"
     if [ "$tool" != - ]; then
         find_sanitizer || return 0
         wrap=("$SANITIZER" --tool "$tool" --error-exitcode 99)
         [ "$tool" != racecheck ] || wrap+=(--racecheck-report all)
     fi
-    "${lock[@]}" timeout -k 5 "$total" "${wrap[@]}" "$prog" --cases "$name.cases" >"$name.out" 2>&1
+    "${CHECK_LOCK[@]}" timeout -k 5 "$total" "${wrap[@]}" "$prog" --cases "$name.cases" >"$name.out" 2>&1
     rc=$?
     awk -v tag="@@$tag" -v dir="$dir" -v map="$*" '
         BEGIN { split(map, run, " ") }
