@@ -181,7 +181,6 @@ check_begin() {
         if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=60; fi
     fi
     if [ "$ONLY_SYNC" = 1 ] || [ -n "$CHECK_BUDGET" ] || [ "$CHECK_FIRST_FAIL" = 1 ]; then
-        CHECK_BATCH_JOBS=1
         CHECK_JOBS=1
     fi
     [ -n "$CHECK_JOBS" ] || CHECK_JOBS=$(nproc 2>/dev/null || echo 1)
@@ -903,7 +902,7 @@ check_weight() {
 declare -a CHECK_PLAN_KEY=() CHECK_PLAN_LIMIT=() CHECK_PLAN_VERIFY=() CHECK_PLAN_TOOL=() CHECK_PLAN_CMD=()
 declare -a CHECK_RUN_KEY=() CHECK_RUN_LIMIT=() CHECK_RUN_CMD=()
 check_prefetch() {
-    local solo limit key verify tool cmd prog group k n=0 m=0 c batch weight jobs=${CHECK_BATCH_JOBS:-$CHECK_JOBS}
+    local solo limit key verify tool cmd prog group k n=0 m=0 c batch weight jobs=$CHECK_JOBS
     local -A members=() takes=() seen=()
     local -a groups=() alone=() shared=() runs=() cmdw=() alone_runs=() shared_runs=()
     [ "$TARGET" = gpu ] && [ "$CHECK_BATCH" = 1 ] || return 0
@@ -1092,7 +1091,7 @@ check_batch_run() {
 # it had run alone (and, under a tool, the tool's summary after it); up to
 # CHECK_JOBS runs at a time.
 check_batch_judge() {
-    local k c=0 jobs=${CHECK_BATCH_JOBS:-$CHECK_JOBS}
+    local k c=0 jobs=$CHECK_JOBS
     for k; do
         [ -f "$CHECK_BATCH_DIR/$k.status" ] || continue
         while [ "$c" -ge "$jobs" ]; do wait -n; c=$((c - 1)); done
