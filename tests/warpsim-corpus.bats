@@ -79,14 +79,35 @@ setup() {
 
 @test "a livelock ends within seconds as a hang with where the lanes loop, exit 3" {
     local t0=$SECONDS
-    run env WARPSIM_MODEL=its "$REPO/warpsim/build/corpus/livelock-fallback-loop"
+    # It writes memory every round: the step limit ends it.
+    run env WARPSIM_MODEL=its "$REPO/warpsim/build/corpus/livelock-counter-spin"
     echo "$output"
     assert_failure 3
-    assert_line --regexp '^HANG detected: warp 0 of block 0: lanes 0-[0-9]+ loop at livelock-fallback-loop\.cu:[0-9]+.* \(a livelock: thread [0-9]+ took 1048576 steps and goes on; WARPSIM_STEP_LIMIT raises the bound\)$'
+    assert_line --regexp '^HANG detected: warp 0 of block 0: lanes 0-31 loop at livelock-counter-spin\.cu:[0-9]+.* \(a livelock: thread [0-9]+ took 1048576 steps and goes on; WARPSIM_STEP_LIMIT raises the bound\)$'
     [ $((SECONDS - t0)) -lt 30 ]
-    run env WARPSIM_STEP_LIMIT=5000 "$REPO/warpsim/build/corpus/livelock-fallback-loop"
+    run env WARPSIM_STEP_LIMIT=5000 "$REPO/warpsim/build/corpus/livelock-counter-spin"
     assert_failure 3
     assert_line --partial 'took 5000 steps'
+}
+
+@test "a loop whose primitives only repeat themselves is a livelock within a second or two, under every model" {
+    local model t0
+    for model in lockstep its random; do
+        t0=$SECONDS
+        run env WARPSIM_MODEL=$model "$REPO/warpsim/build/corpus/livelock-fallback-loop"
+        echo "$model: $output"
+        assert_failure 3
+        assert_line --regexp '^HANG detected: warp 0 of block 0: lanes 0-31 loop at livelock-fallback-loop\.cu:17-18 \(a livelock: the warp primitives they complete repeat with the same values, and no memory changes; WARPSIM_SPIN_LIMIT raises the bound\)$'
+        [ $((SECONDS - t0)) -lt 10 ] || fail "$model: took $((SECONDS - t0)) s"
+    done
+    # A bounded loop of the same shuffle, over the spin limit, ends clean.
+    run env WARPSIM_SPIN_LIMIT=100000 "$REPO/warpsim/build/corpus/clean-repeat-bounded"
+    assert_success
+    refute_output --partial 'HANG'
+    # Without the time a repeat is given, it would not.
+    run env WARPSIM_SPIN_LIMIT=20000 "$REPO/warpsim/build/corpus/clean-repeat-bounded"
+    assert_failure 3
+    assert_line --partial 'the warp primitives they complete repeat'
 }
 
 @test "run.sh and run-sanitizer.sh explain themselves and reject bad usage" {

@@ -9,7 +9,10 @@
  *             changed memory, no read of a new address, no completed
  *             primitive and no exit (lanes poll a flag nothing sets);
  *   livelock  one thread took --step-limit steps: it keeps doing something
- *             (completing primitives, writing memory) and never ends.
+ *             (completing primitives, writing memory) and never ends; or
+ *             the lanes went on completing primitives that only repeat,
+ *             with the same values, what they did before, with nothing
+ *             else done (prims.c), until the spin limit ran out.
  * The report names the lanes by groups that do the same, prints the line
  * "HANG detected: ..." that the lessons' checkers look for, then the state
  * of every warp with live threads, the summary, and exits with status 3.
@@ -75,7 +78,8 @@ static void describe(const ws_lane *l, const ws_lane *ref, int plural,
             snprintf(buf, len, "%s at %s", plural ? "loop" : "loops",
                      range_where(l->loop_lo, l->loop_hi));
         else if (l->spin_epoch == ws.progress_step && l->spin_steps >= 8)
-            snprintf(buf, len, "%s at %s", plural ? "spin" : "spins", spin_where(l));
+            snprintf(buf, len, "%s at %s", hang_kind == WS_HANG_REPEAT ? plural ? "loop" : "loops" :
+                     plural ? "spin" : "spins", spin_where(l));
         else if (ws_cfg.model == WS_LOCKSTEP && ref && ws_pos_cmp(l, ref) > 0)
             snprintf(buf, len, "%s held at %s (lockstep runs the lanes behind first)",
                      plural ? "are" : "is", ws_lane_where(l));
@@ -163,6 +167,10 @@ void ws_hang(int kind)
     unsigned long long set[WS_MAX_THREADS / 64];
     int w, i, found = 0;
 
+    /* A spin whose lanes went on completing primitives that repeat
+     * (prims.c) is a livelock: the lanes loop, but nothing changes. */
+    if (kind == WS_HANG_SPIN && ws.repeat_step > ws.real_step && ws.repeat_step > ws.fresh_step)
+        kind = WS_HANG_REPEAT;
     hang_kind = kind;
     fflush(stdout);
     ws_counts[WR_HANG]++;
@@ -233,6 +241,10 @@ void ws_hang(int kind)
         printf("HANG detected: %s (a livelock: thread %d took %llu steps and goes on; "
                "WARPSIM_STEP_LIMIT raises the bound)\n", head, ws.cur ? ws.cur->tid : 0,
                (unsigned long long)ws_cfg.step_limit);
+    else if (kind == WS_HANG_REPEAT)
+        printf("HANG detected: %s (a livelock: the warp primitives they complete repeat "
+               "with the same values, and no memory changes; WARPSIM_SPIN_LIMIT raises "
+               "the bound)\n", head);
     else
         printf("HANG detected: %s (no progress in %llu steps)\n", head,
                (unsigned long long)ws_cfg.spin_limit);

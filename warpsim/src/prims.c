@@ -252,6 +252,81 @@ static void check_exited(const ws_lane *l0, unsigned group, const ws_warp *w)
                 ws_kind_names[l0->kind], l0->mask, ws_where_fl(l0->file, l0->line));
 }
 
+/*
+ * Repeats. A warp that completes a primitive it completed before, with the
+ * same lanes, masks, arguments and values in and out, while no memory
+ * changed, has not moved on: a loop whose lanes offer the same key for
+ * ever, or double a sum that has reached 0, looks so. Each warp keeps the
+ * fingerprints of the primitives it completed since the block last
+ * progressed otherwise (ws.real_step: a write, a new read, an exit...). A
+ * completion not among them is progress; one among them, a repeat, counts
+ * as progress only until WS_REPEAT_ALLOWANCE spin limits have passed since
+ * the last other progress (a loop that repeats a primitive a bounded number
+ * of times, its count in a register warpsim cannot see, still ends). After
+ * that, the spin limit runs on and the block hangs as a spin, and hang.c
+ * says that the primitives repeat. A warp with more than WS_REPEAT_FPS
+ * different completions in that time is taken as moving on.
+ */
+#define WS_REPEAT_FPS 64
+#define WS_REPEAT_ALLOWANCE 4
+static struct {
+    uint64_t epoch;               /* ws.real_step when fp[] began */
+    uint32_t stamp;               /* ws.block_stamp then */
+    int n;
+    uint64_t fp[WS_REPEAT_FPS];
+} repeat_table[WS_MAX_WARPS];
+
+static uint64_t fp_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 29);
+}
+
+/* The fingerprint of l0's primitive as group completed it in warp w. */
+static uint64_t completion_fp(const ws_lane *l0, unsigned group, const ws_warp *w)
+{
+    uint64_t h = fp_mix(fp_mix((uint64_t)l0->site, (uint64_t)l0->kind), group);
+    int i;
+    for (i = 0; i < w->n; i++) {
+        const ws_lane *m = &ws.lanes[w->base + i];
+        if (!(group >> i & 1))
+            continue;
+        h = fp_mix(h, m->val);
+        h = fp_mix(h, m->result);
+        h = fp_mix(h, ((uint64_t)m->mask << 32) | ((uint64_t)(uint8_t)m->arg << 24) |
+                      ((uint64_t)(uint8_t)m->width << 16) | (uint64_t)(m->pred & 1) << 1 |
+                      (uint64_t)(m->pred_out & 1));
+    }
+    return h;
+}
+
+/* The block's progress when warp wi completes the primitive fp. */
+static void completion_progress(int wi, uint64_t fp)
+{
+    int i;
+    if (repeat_table[wi].epoch != ws.real_step || repeat_table[wi].stamp != ws.block_stamp) {
+        repeat_table[wi].epoch = ws.real_step;
+        repeat_table[wi].stamp = ws.block_stamp;
+        repeat_table[wi].n = 0;
+    }
+    for (i = 0; i < repeat_table[wi].n; i++)
+        if (repeat_table[wi].fp[i] == fp) {
+            uint64_t last = ws.fresh_step > ws.real_step ? ws.fresh_step : ws.real_step;
+            ws.repeat_step = ws.steps + 1;
+            if (ws.steps - last <= WS_REPEAT_ALLOWANCE * ws_cfg.spin_limit)
+                ws.progress_step = ws.steps;
+            return;
+        }
+    if (repeat_table[wi].n < WS_REPEAT_FPS) {
+        repeat_table[wi].fp[repeat_table[wi].n++] = fp;
+        ws.progress_step = ws.fresh_step = ws.steps;
+    } else {
+        ws_progress();            /* too many to tell: it moves on */
+    }
+}
+
 static int red_signed_less(unsigned a, unsigned b, int sgn)
 {
     return sgn ? (int)a < (int)b : a < b;
@@ -370,7 +445,7 @@ static void complete(ws_lane *l0, unsigned group)
             ws_release(m, when);
         }
     }
-    ws_progress();
+    completion_progress(l0->warp, completion_fp(l0, group, w));
 }
 
 /* Completes l's collective if every live lane of its mask waits in it. */

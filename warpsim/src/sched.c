@@ -655,7 +655,8 @@ static void start_block(void)
     ws.live = ws.nthreads;
     ws.bar_waiting = 0;
     ws.gen = 0;
-    ws.progress_step = ws.steps;
+    ws.progress_step = ws.real_step = ws.fresh_step = ws.steps;
+    ws.repeat_step = 0;
     ws.next = NULL;
     for (t = 0; t < ws.nwarps; t++) {
         ws_warp *w = &ws.warps[t];

@@ -206,6 +206,11 @@ typedef struct ws_run {
     uint64_t steps;               /* steps less progress_step: since the block last progressed */
     int trace_warp;               /* the warp being drawn in this block, or -1 */
     uint64_t progress_step;       /* steps when the block last progressed */
+    uint64_t real_step;           /* steps when it last progressed other than by
+                                     completing a primitive (prims.c's repeats) */
+    uint64_t fresh_step;          /* steps when a primitive last completed that
+                                     had not completed so before */
+    uint64_t repeat_step;         /* 1 + steps when a primitive last repeated */
     int frames_moved;             /* a lane called or left a function (tsan.c) */
     /* statistics */
     uint64_t accesses, total_steps, launches, blocks_run;
@@ -217,7 +222,7 @@ extern ws_run ws;
 void ws_point(uintptr_t pc);                 /* a scheduling point */
 static inline void ws_progress(void)         /* the block did something */
 {
-    ws.progress_step = ws.steps;
+    ws.progress_step = ws.real_step = ws.steps;
 }
 void ws_block(void);                         /* wait until released */
 void ws_release(ws_lane *l, uint64_t when);  /* ready again at virtual time when */
@@ -231,7 +236,7 @@ unsigned ws_lanes_at_my_position(const ws_lane *l);
 
 /* ---- hangs (hang.c) ------------------------------------------------- */
 
-enum { WS_HANG_DEADLOCK, WS_HANG_SPIN, WS_HANG_LIVELOCK };
+enum { WS_HANG_DEADLOCK, WS_HANG_SPIN, WS_HANG_LIVELOCK, WS_HANG_REPEAT };
 void ws_hang(int kind) __attribute__((noreturn));
 
 /* ---- primitives (prims.c) ------------------------------------------- */
