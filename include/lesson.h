@@ -599,17 +599,77 @@ static inline uint64_t lesson_next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Fills a[0..n) with values in -max..-1 and 1..max: never zero, so a lost
- * element always changes a sum. */
-static inline void lesson_random_ints(int *a, long long n, long long seed, int max)
+/* a[lo..hi) of lesson_random_ints: element i is the (i+1)-th number of the
+ * stream, whose state is seed + (i + 1) * splitmix64's increment. */
+static inline void lesson_random_range(int *a, long long lo, long long hi,
+                                       long long seed, int max)
 {
-    uint64_t s = (uint64_t)seed;
+    uint64_t s = (uint64_t)seed + (uint64_t)lo * 0x9e3779b97f4a7c15ULL;
     long long i;
-    for (i = 0; i < n; i++) {
+    for (i = lo; i < hi; i++) {
         uint64_t r = lesson_next_random(&s);
         int v = 1 + (int)((r >> 1) % (uint64_t)max);
         a[i] = (r & 1) ? v : -v;
     }
+}
+
+#if !defined(WARPSIM)
+#include <pthread.h>
+typedef struct lesson_fill {
+    int *a;
+    long long lo, hi, seed;
+    int max;
+} lesson_fill;
+
+static inline void *lesson_fill_part(void *arg)
+{
+    lesson_fill *f = (lesson_fill *)arg;
+    lesson_random_range(f->a, f->lo, f->hi, f->seed, f->max);
+    return NULL;
+}
+#endif
+
+/* Fills a[0..n) with values in -max..-1 and 1..max: never zero, so a lost
+ * element always changes a sum. The same numbers for the same seed on every
+ * machine, however they are made: a large input is made by up to 16 threads
+ * of the host, each its own part of the stream (a 2^28-int input takes a
+ * second on one core). Under warpsim, whose host code shares its state, and
+ * wherever a thread cannot start, by this thread alone. SIGALRM (the
+ * per-run alarm of --cases) waits until every part is made. */
+static inline void lesson_random_ints(int *a, long long n, long long seed, int max)
+{
+#if !defined(WARPSIM)
+    enum { MAX_PARTS = 16 };
+    lesson_fill part[MAX_PARTS];
+    pthread_t tid[MAX_PARTS];
+    int started[MAX_PARTS] = { 0 };
+    sigset_t alarm_only, before;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int parts = cpus < 1 ? 1 : cpus > MAX_PARTS ? MAX_PARTS : (int)cpus, k;
+    if (n >= (1LL << 22) && parts > 1) {
+        sigemptyset(&alarm_only);
+        sigaddset(&alarm_only, SIGALRM);
+        pthread_sigmask(SIG_BLOCK, &alarm_only, &before);
+        for (k = 0; k < parts; k++) {
+            part[k].a = a;
+            part[k].lo = n / parts * k;
+            part[k].hi = k == parts - 1 ? n : n / parts * (k + 1);
+            part[k].seed = seed;
+            part[k].max = max;
+            if (k > 0)
+                started[k] = pthread_create(&tid[k], NULL, lesson_fill_part, &part[k]) == 0;
+        }
+        for (k = 0; k < parts; k++)
+            if (!started[k])
+                lesson_fill_part(&part[k]);
+        for (k = 1; k < parts; k++)
+            if (started[k])
+                pthread_join(tid[k], NULL);
+        pthread_sigmask(SIG_SETMASK, &before, NULL);
+        return;
+    }
+#endif
+    lesson_random_range(a, 0, n, seed, max);
 }
 
 /*

@@ -105,7 +105,7 @@ include $(TOP)/mk/toolkit.mk
 
 NVCCFLAGS ?=
 nvcc_flags = -O3 $(LINEINFO) $(1) -I$(TOP)/include -Xcompiler -Wall,-Wextra \
-             $(HOST_FLAGS) $(NVCCFLAGS)
+             $(HOST_FLAGS) -lpthread $(NVCCFLAGS)
 ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS))
 # Only GPUs older than compute capability 7.0 asked for (PASCAL=1, SM=60):
 # the programs that need 7.0 are left out.
@@ -263,7 +263,7 @@ endif
 build/verify: harness.cu $(TOP)/include/lesson.h
 	@mkdir -p build
 	@$(if $(Q),echo "  CC      $(LESSON)/$@")
-	$(Q)$(HOST_CC) -std=gnu11 -O1 -Wall -Wextra -DLESSON_VERIFY -I$(TOP)/include -x c harness.cu -o $@
+	$(Q)$(HOST_CC) -std=gnu11 -O1 -Wall -Wextra -pthread -DLESSON_VERIFY -I$(TOP)/include -x c harness.cu -o $@
 
 $(BUILD) $(EMU_BUILD):
 	$(Q)mkdir -p $@

@@ -150,6 +150,15 @@ check_verdict() {
     each_lesson check_verdict
 }
 
+@test "include/lesson.h makes a large input with threads, and it is the stream one thread makes" {
+    cc -std=gnu11 -O2 -Wall -Wextra -Werror -pthread -I"$REPO/include" \
+        "$FIXTURES/random-ints.c" -o "$BATS_TEST_TMPDIR/random-ints"
+    run "$BATS_TEST_TMPDIR/random-ints"
+    echo "$output"
+    assert_success
+    assert_output --regexp '^same: [0-9]+ numbers$'
+}
+
 @test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
     each_lesson assert_wrong_fixes_rejected
 }
