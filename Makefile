@@ -41,8 +41,9 @@ compat:
 # The repository's tests (bats). Installs bats and friends when missing.
 # JUNIT=dir also writes dir/report.xml (JUnit XML). TESTS=FILE.bats runs
 # some of them. scripts/test-prep.sh first builds what the files share;
-# then the files run side by side, TEST_JOBS at a time (default: one per
-# core; GNU parallel), each file's tests in order. The TAP output ends with
+# then the files run side by side, TEST_JOBS at a time (default: one more
+# than the cores, so that a file that waits on a timeout leaves no core
+# idle; GNU parallel), each file's tests in order. The TAP output ends with
 # one line, "N passed, N failed" (", N skipped" when some were), counted
 # from the TAP lines; the exit status is bats's. The longest files start
 # first (TEST_FIRST), so that the last ones to start are short.
@@ -50,7 +51,7 @@ TEST_FIRST := tests/lessons.bats tests/toolkit.bats tests/browser.bats tests/doc
               tests/warpsim-portable.bats tests/lessons-own.bats tests/lab.bats
 TEST_FILES := $(wildcard tests/*.bats)
 TESTS ?= $(filter $(TEST_FILES),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(sort $(TEST_FILES)))
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test:
 	@scripts/need-tools.sh test
 	@TEST_JOBS=$(TEST_JOBS) TESTS="$(TESTS)" scripts/test-prep.sh

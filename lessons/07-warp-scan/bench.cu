@@ -68,7 +68,8 @@
 #include "bench.h"
 #include "sync.cu"
 
-#include <cub/cub.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 /* ---- the lesson's kernels -------------------------------------------- */
 
