@@ -8,6 +8,8 @@
 #   CHECK      the checker (default: ./check.sh)
 #   BENCH      the benchmark script, if the lesson has one
 #   PASCAL_TOO GPU_ONLY programs that also build as compute_60 (PASCAL=1)
+#   PARTS      top-level .cu files that are no program but a part of one,
+#              with the Makefile's own rules (lesson 07's cub_scan.cu)
 #
 # What a user may set on the command line:
 #   SM=90        build for this compute capability (default: the GPU's;

@@ -172,9 +172,10 @@ lesson_sandbox() {
 # (LESSONS_ALONE) succeeded, printed no warning, and made every program
 # `make` builds there (the prerequisites of its target all, e.g.
 # build/legacy build/sync) and one for every top-level .cu file but
-# harness.cu and a starter (exercise.cu).
+# harness.cu, a starter (exercise.cu) and the parts of a program
+# the lesson's Makefile names in PARTS.
 assert_builds_alone() {
-    local name=$1 g prog progs f
+    local name=$1 g prog progs parts f
     g=$(gpu_dir "$name")
     [ -f "$LESSONS_ALONE/$name.rc" ] || fail "$name: no build in $LESSONS_ALONE (scripts/test-prep.sh --alone)"
     output=$(cat "$LESSONS_ALONE/$name.log")
@@ -185,9 +186,13 @@ assert_builds_alone() {
     progs=$(make --no-print-directory -C "$g" -pq all $(one_sm) 2>/dev/null | sed -n 's/^all: //p')
     [[ " $progs " == *" build/legacy "* && " $progs " == *" build/sync "* ]] ||
         fail "$name: make all would not build build/legacy and build/sync (it builds: $progs)"
+    # every top-level .cu is a program, but the harness, the exercise's
+    # starter and the parts of a program the Makefile names (PARTS := ...)
+    parts=$(sed -n 's/^PARTS := //p' "$g/Makefile")
     for f in "$g"/*.cu; do
         f=$(basename "$f" .cu)
         case "$f" in harness|exercise) continue ;; esac
+        [[ " $parts " != *" $f "* ]] || continue
         [[ " $progs " == *" build/$f "* ]] || fail "$name: make all does not build build/$f from $f.cu"
     done
     for prog in $progs; do

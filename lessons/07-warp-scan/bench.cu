@@ -5,7 +5,7 @@
  * GPU only. bench.sh runs it for `make bench` and turns its CSV into a
  * table and a plot.
  *
- * Build:  make                    (nvcc -I../../include bench.cu -o build/bench)
+ * Build:  make                    (nvcc -I../../include bench.cu cub_scan.cu -o build/bench)
  * Run:    build/bench             sizes 2^24, 2^26, 2^28, 2^30 (8 GiB of GPU memory)
  *         build/bench -n 256M -l 1      2^28 only
  *         build/bench -V 1 -n 1M -l 1   check every kernel and setting, no timing
@@ -69,7 +69,9 @@
 #include "sync.cu"
 
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
+
+/* cub_scan.cu: cub::DeviceScan::InclusiveSum, compiled apart. */
+cudaError_t cub_inclusive_sum(void *tmp, size_t *bytes, const int *in, int *out, int n);
 
 /* ---- the lesson's kernels -------------------------------------------- */
 
@@ -576,7 +578,7 @@ static void device_run(int m, const scan_setting *s, const bufs *b, long long n)
     switch (m) {
     case M_CUB: {
         size_t bytes = b->cub_bytes;
-        CUDA_CHECK(cub::DeviceScan::InclusiveSum(b->cub_tmp, bytes, b->in, b->out, (int)n));
+        CUDA_CHECK(cub_inclusive_sum(b->cub_tmp, &bytes, b->in, b->out, (int)n));
         break;
     }
     case M_RTS:
@@ -706,7 +708,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemset(b.scrub, 0, (size_t)b.scrub_n4 * 16));
     b.cub_tmp = NULL;
     b.cub_bytes = 0;
-    CUDA_CHECK(cub::DeviceScan::InclusiveSum(b.cub_tmp, b.cub_bytes, b.in, b.out, (int)n));
+    CUDA_CHECK(cub_inclusive_sum(b.cub_tmp, &b.cub_bytes, b.in, b.out, (int)n));
     b.cub_tmp = lesson_device_alloc(b.cub_bytes, "CUB's temporary storage");
     in = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the input");
     want = (int *)lesson_host_alloc((size_t)n * sizeof(int), "the reference");
