@@ -168,8 +168,11 @@ void ws_hang(int kind)
     int w, i, found = 0;
 
     /* A spin whose lanes went on completing primitives that repeat
-     * (prims.c) is a livelock: the lanes loop, but nothing changes. */
-    if (kind == WS_HANG_SPIN && ws.repeat_step > ws.real_step && ws.repeat_step > ws.fresh_step)
+     * (prims.c), after the block's last progress, is a livelock: the lanes
+     * loop, but nothing changes. (ws.repeat_step is 1 + the step of the
+     * last repeat; a repeat still counted as progress leaves it at
+     * ws.progress_step + 1.) */
+    if (kind == WS_HANG_SPIN && ws.repeat_step > ws.progress_step + 1)
         kind = WS_HANG_REPEAT;
     hang_kind = kind;
     fflush(stdout);
