@@ -217,6 +217,16 @@ have_old_nvcc() {
     assert_success
     assert_output --partial '-o build/sync-fallback'
     refute_output --partial 'bench'
+    # a program built from parts (lesson 07's bench: bench.cu and CUB's scan
+    # in cub_scan.cu, PARTS): every part gets the program's 7.0 flags
+    # (CUDA 12.4 with no GPU and no SM: 6.0 7.0 8.0 9.0, bench 7.0 and up)
+    run lmake "$R/lessons/07-warp-scan" -n NVCC="$FAKE/nvcc-12.4"
+    assert_success
+    assert_line --regexp 'arch=compute_60,code=sm_60 .*-o build/harness.o$'
+    for f in build/bench.o build/cub_scan.o build/bench; do
+        assert_line --regexp "arch=compute_70,code=sm_70 .*-o $f\$"
+        refute_line --regexp "compute_60.*-o $f\$"
+    done
 }
 
 @test "GENCODE naming only GPUs older than 7.0 leaves out the programs that need 7.0" {
