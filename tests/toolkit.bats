@@ -227,6 +227,21 @@ have_old_nvcc() {
         assert_line --regexp "arch=compute_70,code=sm_70 .*-o $f\$"
         refute_line --regexp "compute_60.*-o $f\$"
     done
+    # lesson 06's cub_sum.cu, a part of cub_ref (6.0 too) and of bench (7.0):
+    # one build for each there
+    run lmake "$R/lessons/06-block-reduce" -n NVCC="$FAKE/nvcc-12.4"
+    assert_success
+    assert_line --regexp "arch=compute_60,code=sm_60 .*-o build/cub_sum.o\$"
+    assert_line --regexp "arch=compute_60,code=sm_60 .* build/cub_ref.o build/cub_sum.o -o build/cub_ref\$"
+    assert_line --regexp " build/bench.o build/cub_sum70.o -o build/bench\$"
+    for f in build/bench.o build/cub_sum70.o build/bench; do
+        assert_line --regexp "arch=compute_70,code=sm_70 .*-o $f\$"
+        refute_line --regexp "compute_60.*-o $f\$"
+    done
+    # with one architecture, one cub_sum.o for both
+    run lmake "$R/lessons/06-block-reduce" -n NVCC="$FAKE/nvcc-12.4" SM=90
+    assert_line --regexp " build/bench.o build/cub_sum.o -o build/bench\$"
+    refute_output --partial cub_sum70
 }
 
 @test "GENCODE naming only GPUs older than 7.0 leaves out the programs that need 7.0" {

@@ -3,7 +3,7 @@
  * against cub::DeviceReduce::Sum, on the same GPU in the same run. GPU only.
  * bench.sh runs it for `make bench` and turns its CSV into a table and a plot.
  *
- * Build:  make                       (nvcc -I../../include bench.cu -o build/bench)
+ * Build:  make                       (nvcc -I../../include bench.cu cub_sum.cu -o build/bench)
  * Run:    build/bench                sizes 2^24, 2^26, 2^28, 2^30 (4 GiB of GPU memory)
  *         build/bench -n 256M -l 2   sizes 2^26 and 2^28 only
  *         build/bench -k 5 -b 512 -u 8 -p 2 -t 0    one variant, one setting

@@ -3,7 +3,7 @@
  * CUDA Toolkit ships (CUB, part of CCCL), on the same input as sync.cu.
  * GPU only (C++).
  *
- * Build:  make                     (nvcc -I../../include cub_ref.cu -o build/cub_ref)
+ * Build:  make                     (nvcc -I../../include cub_ref.cu cub_sum.cu -o build/cub_ref)
  * Run:    build/cub_ref -n 256M
  * Check:  make check               (holds it to the 64-bit CPU sum like sync.cu)
  *
@@ -23,26 +23,21 @@
 #include "reduce.h"
 #endif
 
-#include <cub/device/device_reduce.cuh>
+/* cub_sum.cu: cub::DeviceReduce::Sum, compiled apart and linked in. */
+cudaError_t cub_reduce_sum(void *temp, size_t *bytes, const int *in, int *out, long long n);
 
 /* Bytes of temporary storage cub_sum needs for n items. */
 static size_t cub_temp_bytes(long long n)
 {
     size_t bytes = 0;
-    if (n <= INT_MAX)
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, bytes, (const int *)NULL, (int *)NULL, (int)n));
-    else
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, bytes, (const int *)NULL, (int *)NULL, n));
+    CUDA_CHECK(cub_reduce_sum(NULL, &bytes, NULL, NULL, n));
     return bytes;
 }
 
 /* *out = the sum of in[0..n), asynchronously; temp holds cub_temp_bytes(n). */
 static void cub_sum(const int *in, long long n, int *out, void *temp, size_t temp_bytes)
 {
-    if (n <= INT_MAX)
-        CUDA_CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, (int)n));
-    else
-        CUDA_CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n));
+    CUDA_CHECK(cub_reduce_sum(temp, &temp_bytes, in, out, n));
 }
 
 #ifdef CUB_MAIN
