@@ -107,7 +107,7 @@ include $(TOP)/mk/toolkit.mk
 
 NVCCFLAGS ?=
 nvcc_flags = -O3 $(LINEINFO) $(1) -I$(TOP)/include -Xcompiler -Wall,-Wextra \
-             $(HOST_FLAGS) -lpthread $(NVCCFLAGS)
+             $(HOST_FLAGS) -Xcompiler -pthread $(NVCCFLAGS)
 ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS))
 # Only GPUs older than compute capability 7.0 asked for (PASCAL=1, SM=60):
 # the programs that need 7.0 are left out.
