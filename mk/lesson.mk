@@ -9,7 +9,8 @@
 #   BENCH      the benchmark script, if the lesson has one
 #   PASCAL_TOO GPU_ONLY programs that also build as compute_60 (PASCAL=1)
 #   PARTS      top-level .cu files that are no program but a part of one,
-#              with the Makefile's own rules (lesson 07's cub_scan.cu)
+#              with the Makefile's own rules (CUB's code, compiled apart:
+#              lesson 06's cub_sum.cu, lesson 07's cub_scan.cu)
 #
 # What a user may set on the command line:
 #   SM=90        build for this compute capability (default: the GPU's;
