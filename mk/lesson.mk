@@ -8,9 +8,10 @@
 #   CHECK      the checker (default: ./check.sh)
 #   BENCH      the benchmark script, if the lesson has one
 #   PASCAL_TOO GPU_ONLY programs that also build as compute_60 (PASCAL=1)
-#   PARTS      top-level .cu files that are no program but a part of one,
-#              with the Makefile's own rules (CUB's code, compiled apart:
-#              lesson 06's cub_sum.cu, lesson 07's cub_scan.cu)
+#   P_PARTS    the parts GPU_ONLY's program P is linked from, beside P.cu:
+#              top-level .cu files that are no program (PARTS: all of them)
+#              (see "Programs built from parts" below; lesson 06's
+#              cub_ref_PARTS := cub_sum, lesson 07's bench_PARTS := cub_scan)
 #
 # What a user may set on the command line:
 #   SM=90        build for this compute capability (default: the GPU's;
@@ -249,6 +250,37 @@ endif
 
 ifneq ($(ARCH_FLAGS_70),$(ARCH_FLAGS))
 $(addprefix $(BUILD)/,$(NEEDS_70)): ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS_70))
+endif
+
+# Programs built from parts: PROGRAM_PARTS := PART... (each a top-level
+# PART.cu; PARTS lists every part) makes GPU_ONLY's PROGRAM from PROGRAM.o and
+# PART.o, which compile side by side (CUB's code, the longest to compile,
+# kept apart), then link; a part several programs name compiles once. The
+# objects of a program that needs 7.0 get its flags: where those differ
+# from the others', they go to $(BUILD)/70/.
+PARTS := $(sort $(foreach p,$(GPU_ONLY),$($(p)_PARTS)))
+ifneq ($(HAVE_NVCC),)
+ifeq ($(ARCH_FLAGS_70),$(ARCH_FLAGS))
+OBJ_70 := $(BUILD)
+else
+OBJ_70 := $(BUILD)/70
+$(OBJ_70)/%.o: ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS_70))
+$(OBJ_70)/%.o: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$<) -c $< -o $@
+endif
+$(BUILD)/%.o: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
+	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$<) -c $< -o $@
+# $(call obj_dir,PROGRAM): where PROGRAM's objects go.
+obj_dir = $(if $(filter $(1),$(NEEDS_70)),$(OBJ_70),$(BUILD))
+define parts_program
+$(BUILD)/$(1): $(call obj_dir,$(1))/$(1).o $(addprefix $(call obj_dir,$(1))/,$(addsuffix .o,$($(1)_PARTS)))
+	@$$(if $$(Q),echo "  NVCC    $$(LESSON)/$$@ = $$(notdir $$^)")
+	$$(Q)$$(RUN_NVCC) $$(ALL_NVCCFLAGS) $$^ -o $$@
+endef
+$(foreach p,$(GPU_ONLY),$(if $($(p)_PARTS),$(eval $(call parts_program,$(p)))))
 endif
 
 # A learner's file, built with the same flags wherever it lives.

@@ -172,10 +172,10 @@ lesson_sandbox() {
 # (LESSONS_ALONE) succeeded, printed no warning, and made every program
 # `make` builds there (the prerequisites of its target all, e.g.
 # build/legacy build/sync) and one for every top-level .cu file but
-# harness.cu, a starter (exercise.cu) and the parts of a program
-# the lesson's Makefile names in PARTS.
+# harness.cu, a starter (exercise.cu) and the parts programs are built
+# from (PARTS, from the lesson Makefile's P_PARTS).
 assert_builds_alone() {
-    local name=$1 g prog progs parts f
+    local name=$1 g prog progs parts db f
     g=$(gpu_dir "$name")
     [ -f "$LESSONS_ALONE/$name.rc" ] || fail "$name: no build in $LESSONS_ALONE (scripts/test-prep.sh --alone)"
     output=$(cat "$LESSONS_ALONE/$name.log")
@@ -183,12 +183,13 @@ assert_builds_alone() {
     assert_equal "$(cat "$LESSONS_ALONE/$name.rc")" 0
     refute_output --partial warning
     # shellcheck disable=SC2046
-    progs=$(make --no-print-directory -C "$g" -pq all $(one_sm) 2>/dev/null | sed -n 's/^all: //p')
+    db=$(make --no-print-directory -C "$g" -pq all $(one_sm) 2>/dev/null)
+    progs=$(sed -n 's/^all: //p' <<<"$db")
     [[ " $progs " == *" build/legacy "* && " $progs " == *" build/sync "* ]] ||
         fail "$name: make all would not build build/legacy and build/sync (it builds: $progs)"
     # every top-level .cu is a program, but the harness, the exercise's
-    # starter and the parts of a program the Makefile names (PARTS := ...)
-    parts=$(sed -n 's/^PARTS := //p' "$g/Makefile")
+    # starter and the parts programs are built from (mk/lesson.mk's PARTS)
+    parts=$(sed -n 's/^PARTS := //p' <<<"$db")
     for f in "$g"/*.cu; do
         f=$(basename "$f" .cu)
         case "$f" in harness|exercise) continue ;; esac

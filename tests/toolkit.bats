@@ -218,30 +218,30 @@ have_old_nvcc() {
     assert_output --partial '-o build/sync-fallback'
     refute_output --partial 'bench'
     # a program built from parts (lesson 07's bench: bench.cu and CUB's scan
-    # in cub_scan.cu, PARTS): every part gets the program's 7.0 flags
+    # in cub_scan.cu, bench_PARTS): every part gets the program's 7.0 flags
     # (CUDA 12.4 with no GPU and no SM: 6.0 7.0 8.0 9.0, bench 7.0 and up)
     run lmake "$R/lessons/07-warp-scan" -n NVCC="$FAKE/nvcc-12.4"
     assert_success
     assert_line --regexp 'arch=compute_60,code=sm_60 .*-o build/harness.o$'
-    for f in build/bench.o build/cub_scan.o build/bench; do
+    for f in build/70/bench.o build/70/cub_scan.o build/bench; do
         assert_line --regexp "arch=compute_70,code=sm_70 .*-o $f\$"
         refute_line --regexp "compute_60.*-o $f\$"
     done
     # lesson 06's cub_sum.cu, a part of cub_ref (6.0 too) and of bench (7.0):
-    # one build for each there
+    # one build for each there, bench's in build/70/
     run lmake "$R/lessons/06-block-reduce" -n NVCC="$FAKE/nvcc-12.4"
     assert_success
     assert_line --regexp "arch=compute_60,code=sm_60 .*-o build/cub_sum.o\$"
     assert_line --regexp "arch=compute_60,code=sm_60 .* build/cub_ref.o build/cub_sum.o -o build/cub_ref\$"
-    assert_line --regexp " build/bench.o build/cub_sum70.o -o build/bench\$"
-    for f in build/bench.o build/cub_sum70.o build/bench; do
+    assert_line --regexp " build/70/bench.o build/70/cub_sum.o -o build/bench\$"
+    for f in build/70/bench.o build/70/cub_sum.o build/bench; do
         assert_line --regexp "arch=compute_70,code=sm_70 .*-o $f\$"
         refute_line --regexp "compute_60.*-o $f\$"
     done
     # with one architecture, one cub_sum.o for both
     run lmake "$R/lessons/06-block-reduce" -n NVCC="$FAKE/nvcc-12.4" SM=90
     assert_line --regexp " build/bench.o build/cub_sum.o -o build/bench\$"
-    refute_output --partial cub_sum70
+    refute_output --partial build/70/
 }
 
 @test "GENCODE naming only GPUs older than 7.0 leaves out the programs that need 7.0" {
