@@ -44,15 +44,18 @@
 # FILE` (include/lesson.h) runs a list of argument lists one after another
 # in one process, each framed in its output and bounded by the run's own
 # timeout, and each is judged apart, as its own run, by `VERIFY --judge`.
-# The other runs (legacy code, flagged sanitizer runs, programs without
+# Legacy code's runs (expect_wrong, observe) are made in batches too. The
+# other runs (expect_hang, flagged sanitizer runs, programs without
 # --cases) are made one by one, as they would be anyway, only sooner. What
 # may share the GPU runs first, CHECK_JOBS processes side by side; then
 # what must have it alone (delays, legacy code), one process at a time,
 # while the batches before are judged. Then check.sh runs as always, and
 # takes each run from what was made: a run made one by one as it was; a
-# run of a batch when it was right, or never ended (its timeout); any
-# other outcome of a batch is run again on its own, so that a failure is
-# always shown, and can be reproduced, as the one command it names.
+# run of a batch when it was right, or never ended (its timeout), or, for
+# legacy code, when it showed the bug (expect_wrong) or whatever it did
+# (observe); any other outcome of a batch is run again on its own, so that
+# a failure is always shown, and can be reproduced, as the one command it
+# names.
 # CHECK_BATCH=0 makes every run in its own process, in turn.
 #
 # Side by side: a whole lesson's check (not --only-sync, no CHECK_BUDGET,
@@ -765,8 +768,12 @@ expect_wrong() {
     local what=$1; shift
     check_gate
     CHECK_WHAT=$what
+    if [ -n "$CHECK_PLAN" ]; then
+        CHECK_NOTE_SOLO=alone check_plan_note - "$@"
+        return
+    fi
     program_dead "$@" && return
-    run_bounded "$@"
+    check_cached_as 1 - "$VERIFY" "$@" || run_bounded "$@"
     case "$RUN_RC" in 3) ;; *) note_dead "$@" ;; esac
     case "$RUN_RC" in
         1)  if run_says 'result: WRONG'; then
@@ -831,7 +838,11 @@ observe() {
     local what=$1 why='that is luck, not correctness'; shift
     [ -z "$CHECK_IN_JOB" ] || printf '#@@prog\t%s\tsilent\t\n' "$(program_of "$@")"
     [ -z "${CHECK_DEAD[$(program_of "$@")]+x}" ] || return 0
-    run_bounded "$@"
+    if [ -n "$CHECK_PLAN" ]; then
+        CHECK_NOTE_SOLO=alone check_plan_note - "$@"
+        return
+    fi
+    check_cached_as any - "$VERIFY" "$@" || run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
     [ "$PRE_VOLTA" = 0 ] || why='pre-Volta scheduling made it right; that is not correctness'
     case "$RUN_RC" in
@@ -863,12 +874,13 @@ describe_rc() {
 # that a batch can make: on the GPU, judged by VERIFY (or, where VERIFY is
 # empty, by the program itself), under compute-sanitizer's TOOL (- for
 # none). A line of the plan: alone|shared, the timeout, the cache key,
-# VERIFY (- for none), TOOL, CMD (words between tabs).
+# VERIFY (- for none), TOOL, CMD (words between tabs). Alone when the run
+# has delays, or when CHECK_NOTE_SOLO=alone says so (legacy code).
 check_plan_note() {
     local tool=$1 a key solo=shared; shift
     [ "$TARGET" = gpu ] && { [ -n "$VERIFY" ] || [ "$tool" = - ]; } || return 0
     for a in "$@"; do case "$a" in ''|*$'\t'*|*$'\n'*) return 0 ;; esac; done
-    check_solo expect_right "$@" && solo=alone
+    if [ "${CHECK_NOTE_SOLO:-}" = alone ] || check_solo expect_right "$@"; then solo=alone; fi
     printf -v key '%q ' "$tool" "$VERIFY" "$@"
     a=$(IFS=$'\t'; printf '%s' "$*")
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$solo" "$CHECK_TIMEOUT" "$key" "${VERIFY:--}" "$tool" "$a" >>"$CHECK_PLAN"
@@ -902,7 +914,7 @@ check_weight() {
 declare -a CHECK_PLAN_KEY=() CHECK_PLAN_LIMIT=() CHECK_PLAN_VERIFY=() CHECK_PLAN_TOOL=() CHECK_PLAN_CMD=()
 declare -a CHECK_RUN_KEY=() CHECK_RUN_LIMIT=() CHECK_RUN_CMD=()
 check_prefetch() {
-    local solo limit key verify tool cmd prog group k n=0 m=0 c batch weight jobs=$CHECK_JOBS
+    local solo limit key verify tool cmd prog group k n=0 m=0 c batch weight extra jobs=$CHECK_JOBS
     local -A members=() takes=() seen=()
     local -a groups=() alone=() shared=() runs=() cmdw=() alone_runs=() shared_runs=()
     [ "$TARGET" = gpu ] && [ "$CHECK_BATCH" = 1 ] || return 0
@@ -952,25 +964,27 @@ check_prefetch() {
     # A process for each program's runs that must be alone; the others in
     # batches of at most 64M elements' work each (a run of more alone).
     # What may share the GPU is started the costliest first (by elements,
-    # a process of its own counting as 64M more: a sanitizer's or a
-    # benchmark's), so that the long ones do not start last.
+    # a process under compute-sanitizer or of a benchmark counting as 64M
+    # more), so that the long ones do not start last.
     for group in "${groups[@]}"; do
         read -r -a runs <<<"${members[$group]}"
         if [ "${group%%$'\t'*}" = alone ]; then
             alone+=("${runs[*]}")
             continue
         fi
+        extra=0
+        [ "${CHECK_PLAN_TOOL[${runs[0]}]}" = - ] || extra=$((64 << 20))
         batch='' weight=0
         for k in "${runs[@]}"; do
             IFS=$'\t' read -r -a cmdw <<<"${CHECK_PLAN_CMD[k]}"
             check_weight "${cmdw[@]}"
             if [ -n "$batch" ] && [ $((weight + CHECK_WEIGHT)) -gt $((64 << 20)) ]; then
-                shared+=("$weight"$'\t'"$batch")
+                shared+=("$((weight + extra))"$'\t'"$batch")
                 batch='' weight=0
             fi
             batch+="${batch:+ }$k" weight=$((weight + CHECK_WEIGHT))
         done
-        shared+=("$weight"$'\t'"$batch")
+        shared+=("$((weight + extra))"$'\t'"$batch")
     done
     for k in "${shared_runs[@]}"; do
         IFS=$'\t' read -r -a cmdw <<<"${CHECK_RUN_CMD[k]}"
@@ -1130,6 +1144,24 @@ run_right() {
         return
     fi
     check_cached - "$VERIFY" "$@" || run_bounded "$@"
+}
+
+# check_cached_as RC|any TOOL CMD...: for legacy code (expect_wrong,
+# observe), when a batch made CMD and it ended with exit status RC (any:
+# whatever it ended with), sets RUN_OUT, RUN_RC and RUN_LIMIT from that run;
+# else status 1. So a batch shows a legacy bug as one run alone would, and
+# a legacy run that did not show it is made again alone, as before.
+check_cached_as() {
+    local want=$1 key f; shift
+    [ -n "$CHECK_BATCH_DIR" ] || return 1
+    printf -v key '%q ' "$@"
+    f=${CHECK_CACHE[$key]-}
+    [ -n "$f" ] && [ -f "$f.rc" ] || return 1
+    read -r RUN_RC <"$f.rc"
+    [ "$want" = any ] || [ "$RUN_RC" = "$want" ] || return 1
+    RUN_LIMIT=${CHECK_TIMEOUT}
+    [ "$RUN_RC" != 124 ] || read -r RUN_LIMIT <"$f.limit" || return 1
+    RUN_OUT=$(<"$f.out")
 }
 
 # check_cached TOOL CMD...: when a batch made CMD (under TOOL, - for none)
