@@ -81,27 +81,37 @@ HOST_CC ?= cc
 # A harness that judges in build/verify says LESSON_VERIFY somewhere.
 VERIFY := $(if $(HARNESS),$(if $(shell grep -l LESSON_VERIFY harness.cu 2>/dev/null),build/verify))
 SRC_NAME := $(notdir $(SRC))
+# MINE and JOBS are checked where they were given (their defaults are good).
 MINE ?= mine
-ifeq ($(shell printf '%s' '$(MINE)' | grep -Ex '[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?'),)
-  $(error $(LESSON): MINE=$(MINE): a name such as mine or wrong/NAME (letters, digits, _ . -))
+ifneq ($(origin MINE),file)
+  ifeq ($(shell printf '%s' '$(MINE)' | grep -Ex '[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)?'),)
+    $(error $(LESSON): MINE=$(MINE): a name such as mine or wrong/NAME (letters, digits, _ . -))
+  endif
 endif
 JOBS ?= 1
-ifeq ($(shell printf '%s' '$(JOBS)' | grep -Ex '[1-9][0-9]*'),)
-  $(error $(LESSON): JOBS=$(JOBS): JOBS is how many wrong fixes make check-wrong checks at once, a number from 1)
+ifneq ($(origin JOBS),file)
+  ifeq ($(shell printf '%s' '$(JOBS)' | grep -Ex '[1-9][0-9]*'),)
+    $(error $(LESSON): JOBS=$(JOBS): JOBS is how many wrong fixes make check-wrong checks at once, a number from 1)
+  endif
 endif
 GPU_ONLY ?=
 CHECK ?= ./check.sh
 RUN_ARGS ?=
 
 include $(TOP)/mk/warpsim.mk
-HAVE_WS_CC := $(shell command -v $(WS_CC) 2>/dev/null)
+# which_cmd NAME: the path of the command NAME (in PATH, or NAME itself when
+# it names a file), or nothing; as `command -v`, without a shell.
+which_cmd = $(if $(findstring /,$(1)),$(wildcard $(1)),$(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH))))))
+HAVE_WS_CC := $(call which_cmd,$(WS_CC))
 EMU_BUILD := build/emu
 EMU_BINS := $(addprefix $(EMU_BUILD)/,$(PROGRAMS))
 
-# The GPU's compute capability ("90"), or nothing when no GPU answers.
-GPU_SEEN := $(shell nvidia-smi -L 2>/dev/null | grep -m 1 '^GPU ')
-GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
-            | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
+# The GPU's compute capability ("90"), or nothing when no GPU answers (or
+# there is no nvidia-smi to ask).
+HAVE_SMI := $(call which_cmd,nvidia-smi)
+GPU_SEEN := $(if $(HAVE_SMI),$(shell nvidia-smi -L 2>/dev/null | grep -m 1 '^GPU '))
+GPU_CC := $(if $(GPU_SEEN),$(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+            | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .))
 SM ?= $(GPU_CC)
 
 # The toolkit, its version, and the flags for it (ARCH_FLAGS, HOST_FLAGS).
@@ -213,8 +223,9 @@ emu: $(EMU_BINS) $(WS_DRIVER)
 
 # Rebuild when the flags change (SM=..., NVCCFLAGS=...).
 FLAGS_STAMP := $(BUILD)/.nvccflags
-$(shell mkdir -p $(BUILD); echo '$(NVCC) $(ALL_NVCCFLAGS)' | cmp -s - $(FLAGS_STAMP) \
-    || echo '$(NVCC) $(ALL_NVCCFLAGS)' > $(FLAGS_STAMP))
+# (one shell, its builtins only: make runs it on every call)
+$(shell test -d $(BUILD) || mkdir -p $(BUILD); { IFS= read -r f <$(FLAGS_STAMP); } 2>/dev/null; \
+    [ "$$f" = '$(NVCC) $(ALL_NVCCFLAGS)' ] || echo '$(NVCC) $(ALL_NVCCFLAGS)' > $(FLAGS_STAMP))
 
 # Without a toolkit, programs already in $(BUILD) (say, build/pascal/ built
 # on another machine) are used as they are.
@@ -307,15 +318,15 @@ $(BUILD) $(EMU_BUILD):
 # each program with gcc against it. Lessons made side by side (make -C for
 # several lessons at once) each build warpsim: flock, where there is one,
 # lets one at a time into warpsim's folder, so that no two write one object.
-WS_LOCK := $(if $(shell command -v flock 2>/dev/null),flock $(WS_DIR)/$(WS_B)/.make.lock)
+WS_LOCK := $(if $(call which_cmd,flock),flock $(WS_DIR)/$(WS_B)/.make.lock)
 $(WS_LIB): FORCE
 	$(Q)mkdir -p $(WS_DIR)/$(WS_B) && $(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/libwarpsim.a
 
 # Rebuild when the flags change (WS_FLAGS=..., WS_CC=...).
 EMU_STAMP := $(EMU_BUILD)/.flags
 ifneq ($(HAVE_WS_CC),)
-$(shell mkdir -p $(EMU_BUILD); echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' | cmp -s - $(EMU_STAMP) \
-    || echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' > $(EMU_STAMP))
+$(shell test -d $(EMU_BUILD) || mkdir -p $(EMU_BUILD); { IFS= read -r f <$(EMU_STAMP); } 2>/dev/null; \
+    [ "$$f" = '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' ] || echo '$(WS_CC) $(WS_PROG_FLAGS) $(WS_FLAGS)' > $(EMU_STAMP))
 endif
 
 # After the library: two makes in warpsim at once would build its objects twice.
@@ -425,8 +436,8 @@ check-wrong-one:
 # (legacy code) does not.
 RUN_EMU := $(filter emu,$(CHECK_TARGET))
 RUN_DIR := $(if $(RUN_EMU),$(EMU_BUILD),$(BUILD))
-RUN_ARGS_EMU := $(strip $(shell printf ' %s ' '$(RUN_ARGS)' | sed 's/ -n [^ ]*/ /g') -n 64K)
-RUN_LINE := $(or $(ARGS),$(if $(RUN_EMU),$(RUN_ARGS_EMU),$(RUN_ARGS)))
+RUN_ARGS_EMU = $(strip $(shell printf ' %s ' '$(RUN_ARGS)' | sed 's/ -n [^ ]*/ /g') -n 64K)
+RUN_LINE = $(or $(ARGS),$(if $(RUN_EMU),$(RUN_ARGS_EMU),$(RUN_ARGS)))
 run: $(RUN_DIR)/sync $(RUN_DIR)/legacy $(if $(RUN_EMU),$(WS_DRIVER))
 	@rc=0; for p in $(RUN_DIR)/legacy $(RUN_DIR)/sync; do \
 	    echo "\$$ $$p $(RUN_LINE)"; s=0; $$p $(RUN_LINE) || s=$$?; echo; \

@@ -29,6 +29,7 @@ OLD_NVCCS := /usr/lib/nvidia-cuda-toolkit/bin/nvcc /usr/local/cuda-11.8/bin/nvcc
 
 comma := ,
 space := $(subst ,, )
+# which_cmd NAME (mk/lesson.mk): the path of the command NAME, or nothing.
 NVCC ?= nvcc
 nvcc_version = $(shell $(1) --version 2>/dev/null \
                  | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\),.*/\1/p')
@@ -43,22 +44,51 @@ ifeq ($(PASCAL),1)
   endif
 endif
 
-HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
-NVCC_VERSION := $(if $(HAVE_NVCC),$(call nvcc_version,$(NVCC)))
+HAVE_NVCC := $(call which_cmd,$(NVCC))
+# What the toolkit says of itself: NVCC_VERSION ("13.0"), NVCC_ARCHS (the
+# compute capabilities it builds for, "60 61 ... 90", lowest first) and
+# SPLIT_COMPILE (--split-compile=0 where it has that option; see below).
+# Asked once for each nvcc and kept in $(BUILD)/.toolkit_PATH.mk, asked
+# again when that nvcc (or this file) is newer than what was kept: each
+# make in a lesson would otherwise ask it three times more.
+NVCC_VERSION :=
+NVCC_ARCHS :=
+SPLIT_COMPILE :=
+ifneq ($(HAVE_NVCC),)
+  NVCC_PROBE := $(BUILD)/.toolkit$(subst /,_,$(HAVE_NVCC)).mk
+  $(shell test '$(NVCC_PROBE)' -nt '$(HAVE_NVCC)' && test '$(NVCC_PROBE)' -nt '$(TOP)/mk/toolkit.mk' || { \
+    mkdir -p '$(dir $(NVCC_PROBE))' && { \
+      printf 'NVCC_VERSION := %s\n' "$$('$(HAVE_NVCC)' --version 2>/dev/null \
+        | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\),.*/\1/p')"; \
+      printf 'NVCC_ARCHS := %s\n' "$$('$(HAVE_NVCC)' --list-gpu-arch 2>/dev/null \
+        | sed -n 's/^compute_\([0-9][0-9]*\)$$/\1/p' | sort -n | tr '\n' ' ')"; \
+      printf 'SPLIT_COMPILE := %s\n' "$$('$(HAVE_NVCC)' --help 2>/dev/null \
+        | grep -q -- '--split-compile ' && echo --split-compile=0)"; \
+    } >'$(NVCC_PROBE)'.$$$$ && mv -f '$(NVCC_PROBE)'.$$$$ '$(NVCC_PROBE)'; })
+  -include $(NVCC_PROBE)
+endif
 NVCC_MAJOR := $(call major_of,$(NVCC_VERSION))
 NVCC_MINOR := $(word 2,$(subst ., ,$(NVCC_VERSION)))
-# Compute capabilities this toolkit builds for ("60 61 ... 90"), lowest first.
-NVCC_ARCHS := $(if $(HAVE_NVCC),$(shell $(NVCC) --list-gpu-arch 2>/dev/null \
-                | sed -n 's/^compute_\([0-9][0-9]*\)$$/\1/p' | sort -n))
 # 60 -> 6.0, 100 -> 10.0
 cc_text = $(shell echo '$(1)' | sed 's/^\(.*\)\(.\)$$/\1.\2/')
-ge = $(shell test '$(1)' -ge '$(2)' 2>/dev/null && echo y)
+# ge A B: y when A >= B, both whole numbers (digits only), else nothing;
+# as `test A -ge B`, without a shell: the longer number is the greater,
+# and of two as long, the one sort puts last.
+digits = $(strip $(subst 0,0 ,$(subst 1,1 ,$(subst 2,2 ,$(subst 3,3 ,$(subst 4,4 ,$(subst \
+           5,5 ,$(subst 6,6 ,$(subst 7,7 ,$(subst 8,8 ,$(subst 9,9 ,$(1))))))))))))
+whole = $(if $(filter-out 0 1 2 3 4 5 6 7 8 9,$(call digits,$(1))),,$(if $(strip $(1)),y))
+unpad = $(if $(filter 0,$(firstword $(call digits,$(1)))),$(if $(word 2,$(call digits,$(1))),$(call \
+          unpad,$(patsubst 0%,%,$(1))),0),$(1))
+ge = $(if $(and $(call whole,$(1)),$(call whole,$(2))),$(call ge_,$(call unpad,$(1)),$(call unpad,$(2))))
+ge_ = $(if $(filter $(words $(call digits,$(1))),$(words $(call digits,$(2)))),$(if $(filter \
+        $(2),$(firstword $(sort $(1) $(2)))),y),$(if $(word $(words $(call digits,$(1))),$(call \
+        digits,$(2))),,y))
 
 ARCH_ERROR :=
 ifneq ($(HAVE_NVCC),)
   ifeq ($(NVCC_VERSION),)
     ARCH_ERROR := $(NVCC) --version does not say which CUDA release it is
-  else ifeq ($(call ge,$(shell printf '%d%02d' $(NVCC_MAJOR) $(NVCC_MINOR)),1108),)
+  else ifeq ($(call ge,$(NVCC_MAJOR)$(if $(word 2,$(call digits,$(NVCC_MINOR))),,0)$(NVCC_MINOR),1108),)
     ARCH_ERROR := CUDA $(NVCC_VERSION) is older than 11.8, the oldest toolkit these lessons support
   endif
 endif
@@ -135,10 +165,10 @@ endif
 
 # ---- the host compiler -----------------------------------------------------
 # CUDA 11.8 accepts gcc up to 11 and clang up to 14; Debian 12 has gcc 12.
-GCC_MAJOR := $(call major_of,$(shell gcc -dumpfullversion 2>/dev/null))
 ifeq ($(NVCC_MAJOR),11)
+  GCC_MAJOR := $(call major_of,$(shell gcc -dumpfullversion 2>/dev/null))
   ifneq ($(call ge,$(GCC_MAJOR),12),)
-    CCBIN ?= $(if $(shell command -v clang++-14 2>/dev/null),clang++-14)
+    CCBIN ?= $(if $(call which_cmd,clang++-14),clang++-14)
     ifeq ($(CCBIN)$(ARCH_ERROR),)
       ARCH_ERROR := CUDA $(NVCC_VERSION) refuses gcc $(GCC_MAJOR); install clang-14 (apt-get install clang-14) or give CCBIN=g++-11
     endif
@@ -149,7 +179,6 @@ HOST_FLAGS := $(if $(CCBIN),-ccbin $(CCBIN))
 # (--split-compile; "minimal (if any) impact" on the code, says nvcc --help)
 # do: lesson 06 from a clean folder built in 14.0-15.6 s instead of
 # 15.8-17.9 s (H100 host, 16 CPUs), its benchmark being the longest file.
-SPLIT_COMPILE := $(if $(HAVE_NVCC),$(shell $(NVCC) --help 2>/dev/null | grep -q -- '--split-compile ' && echo --split-compile=0))
 HOST_FLAGS += $(SPLIT_COMPILE)
 # Below compute capability 7.0 the legacy lessons call the mask-less
 # primitives on purpose; CUDA 11.8 and 12.x would warn at each call.
@@ -162,8 +191,9 @@ endif
 # Some machines link one toolkit's headers into /usr/local/include, which
 # the host compiler searches before the toolkit's own: another toolkit's
 # build then leaves that directory out of the search.
-SHADOW_CUDART := $(shell sed -n 's/^\#define CUDART_VERSION *\([0-9]*\)$$/\1/p' \
-                   /usr/local/include/cuda_runtime_api.h 2>/dev/null)
+SHADOW_CUDART := $(if $(wildcard /usr/local/include/cuda_runtime_api.h),$(shell \
+                   sed -n 's/^\#define CUDART_VERSION *\([0-9]*\)$$/\1/p' \
+                   /usr/local/include/cuda_runtime_api.h 2>/dev/null))
 ifneq ($(SHADOW_CUDART),)
   ifneq ($(shell expr $(SHADOW_CUDART) / 1000 2>/dev/null),$(NVCC_MAJOR))
     HOST_DIRS := $(shell $(or $(CCBIN),g++) -E -v -x c++ /dev/null 2>&1 \

@@ -41,7 +41,12 @@ WS_FLAGS ?=
 # would go unseen) unless told to keep it. An integer division by zero
 # traps on x86-64 and gives 0 on arm64: -fsanitize=integer-divide-by-zero
 # checks the divisor, and warpsim's hook (src/tsan.c) reports it.
-WS_CC_IS_CLANG := $(findstring clang,$(shell $(WS_CC) --version 2>/dev/null | head -n 1))
+# (asked once: a make that knows it passes it to the makes it starts)
+ifneq ($(WS_CC_KNOWN),$(WS_CC))
+  WS_CC_IS_CLANG := $(findstring clang,$(shell $(WS_CC) --version 2>/dev/null | head -n 1))
+  WS_CC_KNOWN := $(WS_CC)
+endif
+export WS_CC_KNOWN WS_CC_IS_CLANG
 WS_TSAN_FLAGS := $(if $(WS_CC_IS_CLANG),-mllvm -tsan-distinguish-volatile=1 \
                    -mllvm -tsan-instrument-read-before-write=1,--param tsan-distinguish-volatile=1)
 WS_PROG_FLAGS := -std=gnu11 -DWARPSIM -Dmain=ws_main -I$(TOP)/include \
