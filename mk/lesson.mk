@@ -276,14 +276,18 @@ OBJ_70 := $(BUILD)
 else
 OBJ_70 := $(BUILD)/70
 $(OBJ_70)/%.o: ALL_NVCCFLAGS := $(call nvcc_flags,$(ARCH_FLAGS_70))
-$(OBJ_70)/%.o: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP)
+endif
+define nvcc_object
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
 	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$<) -c $< -o $@
+endef
+$(BUILD)/%.o: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP)
+	$(nvcc_object)
+ifneq ($(OBJ_70),$(BUILD))
+$(OBJ_70)/%.o: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP)
+	$(nvcc_object)
 endif
-$(BUILD)/%.o: %.cu $(TOP)/include/lesson.h $(FLAGS_STAMP) | $(BUILD)
-	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ (CUDA $(NVCC_VERSION), $(ARCH_WHAT))")
-	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$<) -c $< -o $@
 # $(call obj_dir,PROGRAM): where PROGRAM's objects go.
 obj_dir = $(if $(filter $(1),$(NEEDS_70)),$(OBJ_70),$(BUILD))
 define parts_program

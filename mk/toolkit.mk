@@ -31,8 +31,9 @@ comma := ,
 space := $(subst ,, )
 # which_cmd NAME (mk/lesson.mk): the path of the command NAME, or nothing.
 NVCC ?= nvcc
-nvcc_version = $(shell $(1) --version 2>/dev/null \
-                 | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\),.*/\1/p')
+# the release ("13.0") from nvcc --version on the input
+nvcc_release = sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\),.*/\1/p'
+nvcc_version = $(shell $(1) --version 2>/dev/null | $(nvcc_release))
 major_of = $(firstword $(subst ., ,$(1)))
 
 ifeq ($(PASCAL),1)
@@ -58,8 +59,7 @@ ifneq ($(HAVE_NVCC),)
   NVCC_PROBE := $(BUILD)/.toolkit$(subst /,_,$(HAVE_NVCC)).mk
   $(shell test '$(NVCC_PROBE)' -nt '$(HAVE_NVCC)' && test '$(NVCC_PROBE)' -nt '$(TOP)/mk/toolkit.mk' || { \
     mkdir -p '$(dir $(NVCC_PROBE))' && { \
-      printf 'NVCC_VERSION := %s\n' "$$('$(HAVE_NVCC)' --version 2>/dev/null \
-        | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\),.*/\1/p')"; \
+      printf 'NVCC_VERSION := %s\n' "$$('$(HAVE_NVCC)' --version 2>/dev/null | $(nvcc_release))"; \
       printf 'NVCC_ARCHS := %s\n' "$$('$(HAVE_NVCC)' --list-gpu-arch 2>/dev/null \
         | sed -n 's/^compute_\([0-9][0-9]*\)$$/\1/p' | sort -n | tr '\n' ' ')"; \
       printf 'SPLIT_COMPILE := %s\n' "$$('$(HAVE_NVCC)' --help 2>/dev/null \

@@ -1146,11 +1146,12 @@ run_right() {
     check_cached - "$VERIFY" "$@" || run_bounded "$@"
 }
 
-# check_cached_as RC|any TOOL CMD...: for legacy code (expect_wrong,
-# observe), when a batch made CMD and it ended with exit status RC (any:
-# whatever it ended with), sets RUN_OUT, RUN_RC and RUN_LIMIT from that run;
-# else status 1. So a batch shows a legacy bug as one run alone would, and
-# a legacy run that did not show it is made again alone, as before.
+# check_cached_as STATUSES|any TOOL CMD...: when a batch made CMD (under
+# TOOL, - for none) and it ended with one of the exit statuses STATUSES
+# (any: whatever it ended with), sets RUN_OUT, RUN_RC and RUN_LIMIT from
+# that run; else status 1. Legacy code takes a batch's run where it showed
+# the bug (expect_wrong: 1) or whatever it saw (observe), so that a legacy
+# run that did not show its bug is made again alone, as before.
 check_cached_as() {
     local want=$1 key f; shift
     [ -n "$CHECK_BATCH_DIR" ] || return 1
@@ -1158,28 +1159,18 @@ check_cached_as() {
     f=${CHECK_CACHE[$key]-}
     [ -n "$f" ] && [ -f "$f.rc" ] || return 1
     read -r RUN_RC <"$f.rc"
-    [ "$want" = any ] || [ "$RUN_RC" = "$want" ] || return 1
-    RUN_LIMIT=${CHECK_TIMEOUT}
+    [ "$want" = any ] || [[ " $want " == *" $RUN_RC "* ]] || return 1
+    RUN_LIMIT=$CHECK_TIMEOUT
     [ "$RUN_RC" != 124 ] || read -r RUN_LIMIT <"$f.limit" || return 1
     RUN_OUT=$(<"$f.out")
 }
 
-# check_cached TOOL CMD...: when a batch made CMD (under TOOL, - for none)
-# and it was right, or, with no tool, never ended, sets RUN_OUT, RUN_RC
-# (and RUN_LIMIT) from that run; else status 1.
+# check_cached TOOL CMD...: check_cached_as for a run that must be right:
+# taken when it was, or, with no tool, when it never ended.
 check_cached() {
-    local key f
-    [ -n "$CHECK_BATCH_DIR" ] || return 1
-    printf -v key '%q ' "$@"
-    f=${CHECK_CACHE[$key]-}
-    [ -n "$f" ] && [ -f "$f.rc" ] || return 1
-    read -r RUN_RC <"$f.rc"
-    case "$RUN_RC:$1" in
-        0:*) ;;
-        124:-) read -r RUN_LIMIT <"$f.limit" || return 1 ;;
-        *) return 1 ;;
-    esac
-    RUN_OUT=$(<"$f.out")
+    local statuses=0
+    [ "$1" != - ] || statuses="0 124"
+    check_cached_as "$statuses" "$@"
 }
 
 # ---- warpsim (emu target only) ------------------------------------------
