@@ -1197,18 +1197,35 @@ static inline int lesson_dump_read_ints(FILE *f, const char *name, int *a, long 
 }
 
 static pid_t lesson_verify_child = 0;
+static int lesson_verify_group = 0;     /* --timeout: the program leads a process group */
+static volatile sig_atomic_t lesson_verify_expired = 0;
 
+/* Passes a signal on to the program (its whole process group under
+ * --timeout), then takes it. */
 static void lesson_verify_forward(int sig)
 {
     if (lesson_verify_child > 0)
-        kill(lesson_verify_child, sig);
+        kill(lesson_verify_group ? -lesson_verify_child : lesson_verify_child, sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
+/* --timeout's alarm, as timeout(1) -k 5 would: SIGTERM to the program's
+ * process group when its time is up, SIGKILL 5 s later; when the program
+ * has ended already, the judging that follows has used up the time. */
+static void lesson_verify_alarm(int sig)
+{
+    (void)sig;
+    if (lesson_verify_child <= 0)
+        _exit(124);
+    kill(-lesson_verify_child, lesson_verify_expired ? SIGKILL : SIGTERM);
+    lesson_verify_expired = 1;
+    alarm(5);
+}
+
 static void lesson_verify_usage(const char *self)
 {
-    printf("usage: %s [--wrap WORD]... PROGRAM [ARGS...]\n"
+    printf("usage: %s [--timeout SECONDS] [--wrap WORD]... PROGRAM [ARGS...]\n"
            "       %s --judge OUTPUT STATUS RESULTS PROGRAM [ARGS...]\n\n"
            "Runs PROGRAM ARGS --dump FILE (a lesson program: legacy, sync, a\n"
            "student's file), shows what it prints, and judges the results it\n"
@@ -1217,12 +1234,16 @@ static void lesson_verify_usage(const char *self)
            "`result:` line that PROGRAM prints is shown as its own words only.\n"
            "--wrap WORD puts WORD before PROGRAM (repeat it for a command such as\n"
            "compute-sanitizer --tool racecheck).\n"
+           "--timeout SECONDS stops the program (its process group: SIGTERM, then\n"
+           "SIGKILL 5 s later) and this judging when SECONDS have passed, and\n"
+           "exits 124, as timeout -k 5 SECONDS would (the checker runs it so).\n"
            "--judge judges a run made already (one of PROGRAM --cases): OUTPUT\n"
            "holds what it printed, STATUS is its exit status and RESULTS the\n"
            "file it wrote; the verdict is the one a run of PROGRAM ARGS gets.\n\n"
            "exit status: 0 right, 1 wrong (or no results written), 2 bad usage;\n"
            "otherwise PROGRAM's own non-zero status (3 hang, 99 warpsim or the\n"
-           "sanitizer reported something, 128+N killed by signal N).\n", self, self);
+           "sanitizer reported something, 128+N killed by signal N); 124 its\n"
+           "time was up (--timeout).\n", self, self);
 }
 
 /* Shows what a program printed, line by line: its words, never a verdict. */
@@ -1289,6 +1310,7 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
     char *path = tmp, **cmd;
     const char *judge = NULL;
     int first = 1, ncmd = 0, fds[2], fd, i, wstatus;
+    long seconds = 0;
     FILE *in;
     const char *name;
 
@@ -1308,6 +1330,14 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
             lesson_fail(LESSON_USAGE, "--judge: '%s' is not an exit status", argv[3]);
         path = argv[4];
         first = 5;
+    }
+    if (!judge && first + 1 < argc && strcmp(argv[first], "--timeout") == 0) {
+        char *end;
+        seconds = strtol(argv[first + 1], &end, 10);
+        if (*end != '\0' || end == argv[first + 1] || seconds < 1 || seconds > 86400)
+            lesson_fail(LESSON_USAGE, "--timeout: '%s' is not a number of seconds from 1 to 86400",
+                        argv[first + 1]);
+        first += 2;
     }
     while (!judge && first + 1 < argc && strcmp(argv[first], "--wrap") == 0)
         first += 2;
@@ -1333,7 +1363,7 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
         lesson_fail(LESSON_USAGE, "cannot make a file in /tmp: %s", strerror(errno));
     close(fd);
     cmd = (char **)lesson_host_alloc(sizeof(char *) * (size_t)(argc + 3), "the command");
-    for (i = 1; i < first; i += 2)
+    for (i = seconds ? 3 : 1; i < first; i += 2)
         cmd[ncmd++] = argv[i + 1];
     for (i = first; i < argc; i++)
         cmd[ncmd++] = argv[i];
@@ -1347,7 +1377,11 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
     lesson_verify_child = fork();
     if (lesson_verify_child < 0)
         lesson_fail(LESSON_USAGE, "fork: %s", strerror(errno));
+    if (seconds)
+        lesson_verify_group = 1;
     if (lesson_verify_child == 0) {
+        if (seconds)
+            setpgid(0, 0);
         dup2(fds[1], 1);
         dup2(fds[1], 2);
         close(fds[0]);
@@ -1359,6 +1393,16 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
     signal(SIGTERM, lesson_verify_forward);
     signal(SIGINT, lesson_verify_forward);
     signal(SIGHUP, lesson_verify_forward);
+    if (seconds) {
+        struct sigaction sa;
+        setpgid(lesson_verify_child, lesson_verify_child);
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = lesson_verify_alarm;
+        sa.sa_flags = SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, NULL);
+        alarm((unsigned)seconds);
+    }
     close(fds[1]);
     in = fdopen(fds[0], "r");
     if (in) {
@@ -1369,6 +1413,10 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
         ;
     lesson_verify_child = 0;
     free(cmd);
+    if (lesson_verify_expired) {
+        unlink(path);
+        exit(124);
+    }
     if (WIFSIGNALED(wstatus)) {
         printf("verify: %s was killed by signal %d (%s)\n", name, WTERMSIG(wstatus),
                strsignal(WTERMSIG(wstatus)));

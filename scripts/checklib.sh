@@ -519,14 +519,15 @@ draw_hint() {
     DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*"
 }
 
-# program_of CMD...: the lesson program in a command (the first word that
-# is not compute-sanitizer or one of its options).
+# program_of CMD...: sets PROGRAM_OF to the lesson program in a command
+# (the first word that is not compute-sanitizer or one of its options).
 program_of() {
     local w
+    PROGRAM_OF=
     for w in "$@"; do
         case "$w" in
             "$SANITIZER"|--*|racecheck|memcheck|synccheck|initcheck|all|99) ;;
-            *) printf '%s' "$w"; return ;;
+            *) PROGRAM_OF=$w; return ;;
         esac
     done
 }
@@ -575,12 +576,14 @@ run_limited() {
         if [ -n "$CHECK_IN_JOB" ]; then check_lock shared; else check_lock alone; fi
         lock=("${CHECK_LOCK[@]}")
     fi
-    local t0=${EPOCHREALTIME:-}
+    # The time limit: VERIFY's own (--timeout, as timeout -k 5 would: one
+    # process less a run), else timeout's.
+    local cmd=(timeout -k 5 "$RUN_LIMIT" "$@") t0=${EPOCHREALTIME:-}
+    [ -z "$VERIFY" ] || cmd=("$VERIFY" --timeout "$RUN_LIMIT" "${@:2}")
     if [ -n "$model" ]; then
-        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED \
-                  "${lock[@]}" timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
+        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED "${lock[@]}" "${cmd[@]}" 2>&1)
     else
-        RUN_OUT=$("${lock[@]}" timeout -k 5 "$RUN_LIMIT" "$@" 2>&1)
+        RUN_OUT=$("${lock[@]}" "${cmd[@]}" 2>&1)
     fi
     RUN_RC=$?
     check_time_note "$t0" "$([ -n "$CHECK_IN_JOB" ] && echo shared || echo alone)" "${model:+$model }$*"
@@ -628,7 +631,8 @@ run_model() {
 # ok, and counts the others.
 program_dead() {
     local prog
-    prog=$(program_of "$@")
+    program_of "$@"
+    prog=$PROGRAM_OF
     [ -z "$CHECK_IN_JOB" ] || printf '#@@prog\t%s\treport\t%s\n' "$prog" "$CHECK_WHAT"
     [ -n "${CHECK_DEAD[$prog]+x}" ] || return 1
     if [ -z "${CHECK_DEAD_SAID[$prog]+x}" ]; then
@@ -645,17 +649,18 @@ program_dead() {
 # the last run was (timeout, hang, signal), so that it runs no more.
 note_dead() {
     local prog why=
-    prog=$(program_of "$@")
+    program_of "$@"
+    prog=$PROGRAM_OF
     case "$RUN_RC" in
-        3) why="$(basename "$prog") hung before (its watchdog or warpsim said so)" ;;
+        3) why="${prog##*/} hung before (its watchdog or warpsim said so)" ;;
         124) if [ "$RUN_LIMIT" -lt "$CHECK_TIMEOUT" ]; then
                  why="the check's ${CHECK_BUDGET}s were spent"
              else
-                 why="$(basename "$prog") never ended before (stopped after ${RUN_LIMIT}s)"
+                 why="${prog##*/} never ended before (stopped after ${RUN_LIMIT}s)"
              fi ;;
         125) why="the check's ${CHECK_BUDGET}s were spent" ;;
-        126|127) why="$(basename "$prog") could not be run" ;;
-        1[3-9][0-9]|2[0-9][0-9]) why="$(basename "$prog") crashed before (exit status $RUN_RC)" ;;
+        126|127) why="${prog##*/} could not be run" ;;
+        1[3-9][0-9]|2[0-9][0-9]) why="${prog##*/} crashed before (exit status $RUN_RC)" ;;
     esac
     [ -z "$why" ] || CHECK_DEAD[$prog]=$why
 }
@@ -836,8 +841,9 @@ expect_hang() {
 observe() {
     check_job observe "$@" && return
     local what=$1 why='that is luck, not correctness'; shift
-    [ -z "$CHECK_IN_JOB" ] || printf '#@@prog\t%s\tsilent\t\n' "$(program_of "$@")"
-    [ -z "${CHECK_DEAD[$(program_of "$@")]+x}" ] || return 0
+    program_of "$@"
+    [ -z "$CHECK_IN_JOB" ] || printf '#@@prog\t%s\tsilent\t\n' "$PROGRAM_OF"
+    [ -z "${CHECK_DEAD[$PROGRAM_OF]+x}" ] || return 0
     if [ -n "$CHECK_PLAN" ]; then
         CHECK_NOTE_SOLO=alone check_plan_note - "$@"
         return

@@ -52,6 +52,9 @@
 #ifndef MAP_NORESERVE
 #define MAP_NORESERVE 0
 #endif
+#if defined(__linux__) && !defined(MADV_GUARD_INSTALL)
+#define MADV_GUARD_INSTALL 102
+#endif
 
 /* Returns a stack of size bytes (its lowest address) with an inaccessible
  * page below it, or exits. The stacks are cut from mappings of
@@ -78,7 +81,8 @@ void *ws_stack_alloc(size_t size)
     p = next;
     next += one;
     left -= one;
-    mprotect(p, page, PROT_NONE);
+    if (madvise(p, page, MADV_GUARD_INSTALL) != 0)
+        mprotect(p, page, PROT_NONE);
     return p + page;
 }
 
