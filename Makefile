@@ -47,8 +47,9 @@ compat:
 # one line, "N passed, N failed" (", N skipped" when some were), counted
 # from the TAP lines; the exit status is bats's. The longest files start
 # first (TEST_FIRST), so that the last ones to start are short.
-TEST_FIRST := tests/lessons.bats tests/toolkit.bats tests/browser.bats tests/docs.bats \
-              tests/warpsim-portable.bats tests/lessons-own.bats tests/lab.bats
+TEST_FIRST := tests/lessons.bats tests/checker.bats tests/docs.bats tests/browser.bats \
+              tests/warpsim-portable.bats tests/warpsim.bats tests/lessons-own.bats \
+              tests/lab.bats tests/toolkit.bats tests/warpsim-corpus.bats
 TEST_FILES := $(wildcard tests/*.bats)
 TESTS ?= $(filter $(TEST_FILES),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(sort $(TEST_FILES)))
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))

@@ -19,7 +19,9 @@
 # filters/include.lua, links fixed and lessons linked by filters/links.lua,
 # tables wrapped by filters/layout.lua, CUDA highlighted with
 # templates/cuda.xml. One stylesheet (style.css) serves screen and print; no
-# page needs the network.
+# page needs the network. The pages are made side by side, and the PDFs
+# printed side by side by one process that loads WeasyPrint once
+# (docs/print_pdf.py).
 #
 # Environment: REPO_URL, the repository's web address, where the handouts'
 # links point (a PDF cannot link to the machine that built it; default: a
@@ -39,22 +41,18 @@ repo_url=${REPO_URL:-$placeholder}
 repo_branch=${REPO_BRANCH:-main}
 site_title="Warp-level CUDA, lesson by lesson"
 
-# weasy HTML PDF: WeasyPrint with its warnings shown; any warning fails.
+# weasy [-j JOBS] HTML PDF [HTML PDF...]: WeasyPrint prints each page, in one
+# process that loads it once, JOBS at a time (docs/print_pdf.py), with its
+# warnings shown; any warning fails (every page is printed first, so that
+# all the failures are named).
 weasy() {
-    local log
-    log=$(mktemp)
-    if ! weasyprint "$1" "$2" 2>"$log"; then
-        cat "$log" >&2; rm -f "$log"
-        echo "docs/build.sh: weasyprint failed on ${1#"$out"/}" >&2
-        exit 1
+    local py=python3 line
+    # the Python that runs the weasyprint command, from its first line
+    if IFS= read -r line <"$(command -v weasyprint)" 2>/dev/null && [[ $line == '#!'*python* ]]; then
+        py=${line#'#!'}
     fi
-    if [ -s "$log" ]; then
-        sed "s|^|  ${2#"$out"/}: |" "$log" >&2
-        rm -f "$log"
-        echo "docs/build.sh: weasyprint warned while printing ${2#"$out"/} (see above)" >&2
-        exit 1
-    fi
-    rm -f "$log"
+    # shellcheck disable=SC2086   # py may be "/usr/bin/env python3"
+    $py "$docs/print_pdf.py" -p "$out/" "$@" || exit 1
 }
 
 case "${1-}" in
@@ -272,6 +270,9 @@ echo "  PAGE    index.html"
 pandoc "${common[@]}" "${site_args[@]}" -M page=docs/index.md \
     "$docs/index.md" "$list" -o "$out/index.html"
 
+# Each page is made in the background (Pandoc, three times for a lesson);
+# all are waited for before the listings.
+page_jobs=()
 for i in "${!lessons[@]}"; do
     name=${lessons[$i]}
     files=()
@@ -305,7 +306,8 @@ for i in "${!lessons[@]}"; do
     pictures_md "$name" "$pics_site" "$pics_print"
     [ -f "$pics_site" ] || pics_site='' pics_print=''
     page "$root/lessons/$name/README.md" "$name" \
-        -M "srcdir=$root/lessons/$name" -M "lesson=$name"
+        -M "srcdir=$root/lessons/$name" -M "lesson=$name" &
+    page_jobs+=("$!")
     pics_site='' pics_print=''
     mkdir -p "$out/src/$name"
     for f in "${files[@]}"; do cp "$root/lessons/$name/$f" "$out/src/$name/"; done
@@ -313,7 +315,11 @@ done
 
 for name in "${extra[@]}"; do
     echo "  PAGE    $name.html"
-    page "$docs/pages/$name.md" "$name" -M "srcdir=$root"
+    page "$docs/pages/$name.md" "$name" -M "srcdir=$root" &
+    page_jobs+=("$!")
+done
+for pid in "${page_jobs[@]}"; do
+    wait "$pid" || { echo "docs/build.sh: a page did not build (see above)" >&2; exit 1; }
 done
 
 # Listings of src/ and results/, for static hosts that list no folders.
@@ -356,22 +362,7 @@ indexed=("$out/index.html")
 for name in "${lessons[@]}" "${extra[@]}"; do indexed+=("$out/$name.html"); done
 python3 "$docs/filters/search_index.py" "$out/search-index.js" "${indexed[@]}"
 
-# Handouts: the same pages, printed with the stylesheet's print rules; every
-# one is printed before a long one fails the build, so that all are named.
-long=0
-for name in "${lessons[@]}"; do
-    echo "  PDF     handouts/$name.pdf"
-    weasy "$out/.print-$name.html" "$out/handouts/$name.pdf"
-    pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
-    if [ "$pages" -gt "$max_pages" ]; then
-        echo "docs/build.sh: handouts/$name.pdf has $pages pages, more than $max_pages" \
-             "(docs/handout.list names the sections a handout leaves out)" >&2
-        long=1
-    fi
-done
-[ "$long" -eq 0 ] || exit 1
-
-echo "  PDF     handouts/workbook.pdf"
+# The workbook's page: every lesson and page, with a table of contents.
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
     echo '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
@@ -401,7 +392,27 @@ if [ -n "$dups" ]; then
     echo "docs/build.sh: the workbook has duplicate ids: ${dups//$'\n'/ }" >&2
     exit 1
 fi
-weasy "$out/.workbook.html" "$out/handouts/workbook.pdf"
+# Handouts and workbook: the same pages, printed with the stylesheet's print
+# rules, side by side, the workbook (the longest) first; every one is
+# printed and counted before a failure or a long one stops the build, so
+# that all are named.
+prints=("$out/.workbook.html" "$out/handouts/workbook.pdf")
+for name in "${lessons[@]}"; do
+    echo "  PDF     handouts/$name.pdf"
+    prints+=("$out/.print-$name.html" "$out/handouts/$name.pdf")
+done
+echo "  PDF     handouts/workbook.pdf"
+weasy -j "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" "${prints[@]}"
+long=0
+for name in "${lessons[@]}"; do
+    pages=$(pdfinfo "$out/handouts/$name.pdf" | sed -n 's/^Pages: *//p')
+    if [ "$pages" -gt "$max_pages" ]; then
+        echo "docs/build.sh: handouts/$name.pdf has $pages pages, more than $max_pages" \
+             "(docs/handout.list names the sections a handout leaves out)" >&2
+        long=1
+    fi
+done
+[ "$long" -eq 0 ] || exit 1
 rm -rf "$out/.frag" "$out/.meta" "$out"/.print-*.html "$out/.workbook.html"
 
 [ "$repo_url" != "$placeholder" ] ||
