@@ -40,7 +40,8 @@ build_alone() {
         mkdir -p "$dir"
         tar --exclude=build --exclude=.git --exclude=_build -cf - . | tar -xf - -C "$dir"
         # shellcheck disable=SC2016   # $1, $2 and $3 are the inner shell's
-        for d in lessons/[0-9][0-9]-*/; do d=${d%/}; printf '%s\n' "${d#lessons/}"; done |
+        # the later lessons, with CUB and Cooperative Groups, take longest: first
+        for d in lessons/[0-9][0-9]-*/; do d=${d%/}; printf '%s\n' "${d#lessons/}"; done | sort -r |
             xargs -P "$jobs" -I{} sh -c 'make --no-print-directory -C "$1/lessons/$2" $3 >"$1/$2.log" 2>&1
                 echo $? >"$1/$2.rc"' sh "$dir" {} "$sm"
         echo "nvcc $(nvcc --version | tail -n 1) $sm" >"$dir/.done"
