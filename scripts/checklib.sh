@@ -26,7 +26,9 @@
 # Time, whatever the programs do:
 #   - every run is bounded (CHECK_TIMEOUT); with --only-sync, all runs
 #     together too (CHECK_BUDGET: 50 s on warpsim, 60 s on the GPU): a run
-#     gets at most what is left, and none is started once it is spent;
+#     gets at most what is left, and none is started once it is spent (a
+#     run that is not started because a run made first never ended names
+#     that run's kernel: check_hung_first);
 #   - once a program hangs (its watchdog, warpsim, or the timeout) or
 #     crashes (killed by a signal) in an expect_* run, its remaining
 #     expect_* runs are not run: the first is reported as one not ok, the
@@ -465,8 +467,11 @@ locate_line() {
     line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E \
         '^warpsim: ([a-z]|HANG)|HANG detected|^=+ +(Error|Warning|Invalid|Barrier|Race|Potential|.*[Hh]azard)|^verify: ' |
         grep -v -E '^warpsim: [0-9]+ race' | head -n 1)
-    if [ -z "$line" ] && [ "$RUN_RC" = 124 ] && [ "${RUN_LIMIT:-$CHECK_TIMEOUT}" -lt "$CHECK_TIMEOUT" ]; then
-        line="stopped after ${RUN_LIMIT}s, when the check's ${CHECK_BUDGET}s ran out"
+    if [ -z "$line" ] && [ "$RUN_RC" = 125 ] && [ -n "$CHECK_HUNG_FIRST" ]; then
+        line="$CHECK_HUNG_FIRST; then the check's ${CHECK_BUDGET}s ran out"
+    elif [ -z "$line" ] && [ "$RUN_RC" = 124 ] && [ "${RUN_LIMIT:-$CHECK_TIMEOUT}" -lt "$CHECK_TIMEOUT" ]; then
+        line=$(printf '%s\n' "$RUN_OUT" | grep '^launch: ' | tail -n 1)
+        line="stopped after ${RUN_LIMIT}s${line:+ in kernel ${line#launch: } (the last it launched)}, when the check's ${CHECK_BUDGET}s ran out"
     elif [ -z "$line" ] && [ "$RUN_RC" = 124 ]; then
         line=$(printf '%s\n' "$RUN_OUT" | grep '^launch: ' | tail -n 1)
         if [ -n "$line" ]; then
@@ -555,6 +560,7 @@ run_limited() {
         if [ "$left" -le 0 ]; then
             RUN_RC=125
             RUN_OUT="not run: the check's ${CHECK_BUDGET}s were spent"
+            [ -z "$CHECK_HUNG_FIRST" ] || RUN_OUT+=$'\n'"($CHECK_HUNG_FIRST)"
             return
         fi
         [ "$left" -ge "$RUN_LIMIT" ] || RUN_LIMIT=$left
@@ -1028,7 +1034,44 @@ check_prefetch() {
     for ((k = 1; k <= m; k++)); do
         [ ! -f "$CHECK_BATCH_DIR/run$k.rc" ] || CHECK_SINGLE[${CHECK_RUN_KEY[k]}]=$CHECK_BATCH_DIR/run$k
     done
+    check_hung_first "$n" "$m"
     diag "made first: $n runs in $((${#shared[@]} - ${#shared_runs[@]} + ${#alone[@]})) processes (batches, each run judged as its own), $m runs one by one (CHECK_BATCH=0: a process each, in turn)"
+}
+
+# check_hung_first N M: after check_prefetch's N batch runs and M single
+# runs, sets CHECK_HUNG_FIRST to what the first of them that never ended
+# (in the plan's order; none under a tool) says of it ("sync never ended
+# in a run made first: stopped after 30s in kernel K<<<B, T>>> (the last
+# it launched)"), empty when none did. A check whose time runs out after
+# such a run (CHECK_BUDGET: its remaining runs not run) names it.
+CHECK_HUNG_FIRST=
+check_hung_first() {
+    local k j rc limit out line
+    local -a cmd
+    for ((k = 1; k <= $1 + $2; k++)); do
+        if [ "$k" -le "$1" ]; then
+            [ "${CHECK_PLAN_TOOL[k]}" = - ] || continue
+            [ -f "$CHECK_BATCH_DIR/$k.status" ] || continue
+            read -r rc <"$CHECK_BATCH_DIR/$k.status"
+            [ "$rc" = 124 ] || continue
+            read -r limit <"$CHECK_BATCH_DIR/$k.limit" || limit=${CHECK_PLAN_LIMIT[k]}
+            out=$CHECK_BATCH_DIR/$k.log
+            IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
+        else
+            j=$((k - $1))
+            [ -f "$CHECK_BATCH_DIR/run$j.rc" ] || continue
+            read -r rc <"$CHECK_BATCH_DIR/run$j.rc"
+            [ "$rc" = 124 ] || continue
+            limit=${CHECK_RUN_LIMIT[j]} out=$CHECK_BATCH_DIR/run$j.out
+            IFS=$'\t' read -r -a cmd <<<"${CHECK_RUN_CMD[j]}"
+            [ -z "$VERIFY" ] || [ "${cmd[0]}" != "$VERIFY" ] || cmd=("${cmd[@]:1}")
+        fi
+        program_of "${cmd[@]}"
+        line=$(grep '^launch: ' "$out" 2>/dev/null | tail -n 1)
+        CHECK_HUNG_FIRST="${PROGRAM_OF##*/} never ended in a run made first: stopped after ${limit}s"
+        [ -z "$line" ] || CHECK_HUNG_FIRST+=" in kernel ${line#launch: } (the last it launched)"
+        return
+    done
 }
 
 # check_single_run alone|shared N: the run N that check_prefetch makes one
@@ -1052,28 +1095,32 @@ check_single_run() {
 # run made. Under compute-sanitizer, only when it reported nothing at all,
 # with N.tool naming the file that holds its summary.
 check_batch_run() {
-    local mode=$1 dir=$CHECK_BATCH_DIR k tag prog tool total=10 left rc wrap=() t0=${EPOCHREALTIME:-}; shift
+    local mode=$1 dir=$CHECK_BATCH_DIR k tag prog tool total=10 left='' limit rc wrap=() t0=${EPOCHREALTIME:-}; shift
     local name=$dir/batch-$1 args
     tag=b$1x$RANDOM$RANDOM
     prog=${CHECK_PLAN_CMD[$1]%%$'\t'*} tool=${CHECK_PLAN_TOOL[$1]}
-    {
-        printf 'lesson-cases 1 %s\n' "$tag"
-        for k; do
-            args=''
-            [[ ${CHECK_PLAN_CMD[k]} != *$'\t'* ]] || args=${CHECK_PLAN_CMD[k]#*$'\t'}$'\t'
-            if [ -n "${CHECK_PLAN_VERIFY[k]}" ]; then
-                printf '%s\t%s--dump\t%s\n' "${CHECK_PLAN_LIMIT[k]}" "$args" "$dir/$k.dump"
-            else
-                printf '%s\t%s\n' "${CHECK_PLAN_LIMIT[k]}" "$args"
-            fi
-            total=$((total + CHECK_PLAN_LIMIT[k]))
-        done
-    } >"$name.cases"
+    # Under a time budget, a run may take what is left of it, and the
+    # process 2 s more, so that a run that never ends is stopped by its own
+    # bound (and its marker says so) rather than with the process.
     if [ -n "$CHECK_BUDGET" ]; then
         left=$((CHECK_BUDGET - (SECONDS - CHECK_START)))
         [ "$left" -gt 0 ] || return 0
-        [ "$left" -ge "$total" ] || total=$left
     fi
+    {
+        printf 'lesson-cases 1 %s\n' "$tag"
+        for k; do
+            args='' limit=${CHECK_PLAN_LIMIT[k]}
+            [ -z "$left" ] || [ "$limit" -le "$left" ] || limit=$left
+            [[ ${CHECK_PLAN_CMD[k]} != *$'\t'* ]] || args=${CHECK_PLAN_CMD[k]#*$'\t'}$'\t'
+            if [ -n "${CHECK_PLAN_VERIFY[k]}" ]; then
+                printf '%s\t%s--dump\t%s\n' "$limit" "$args" "$dir/$k.dump"
+            else
+                printf '%s\t%s\n' "$limit" "$args"
+            fi
+            total=$((total + limit))
+        done
+    } >"$name.cases"
+    [ -z "$left" ] || [ "$total" -le $((left + 2)) ] || total=$((left + 2))
     check_lock "$mode"
     if [ "$tool" != - ]; then
         find_sanitizer || return 0

@@ -123,3 +123,44 @@ steady() { grep -v -e '^# made first: ' -e 'results written to' <<<"$1"; }
     refute grep -q $'/legacy -k 1 -n 64\t' "$T/times"
     assert_equal "$(grep -c $'\talone\t.*/build/verify .*/sync -k 1 -n 64 -s 5\t' "$T/times")" 1
 }
+
+@test "on the GPU target, a check whose time runs out after a run made first never ended names that run's kernel" {
+    local args=(--target gpu --sync "$E/sync" --legacy "$E/legacy" --verify "$L/build/verify")
+    CHECK_BUDGET=2 run "$FIXTURES/budget-check.sh" "${args[@]}"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^# made first: 2 runs in 2 processes '
+    assert_line --regexp '^not ok 1 - legacy n=16M with delays ends \(it does not\)$'
+    # the batch's run (no delays) never ended within the budget, stopped by
+    # its own bound; the one with delays came after it, with little or no
+    # time left: either way the locating line names the kernel
+    assert_line --regexp '^# locate: (legacy never ended in a run made first: stopped after [12]s in kernel block_sum<<<65536, 256>>> \(the last it launched\); then the check.s 2s ran out|stopped after 1s in kernel block_sum<<<65536, 256>>> \(the last it launched\), when the check.s 2s ran out)$'
+    assert_line --regexp '^not ok 2 - legacy n=16M ends \(it does not\)$'
+    assert_line '0 passed, 2 failed'
+}
+
+@test "verify --timeout stops the program and what it started, as timeout -k 5 would, and exits 124" {
+    local start pid
+    run "$L/build/verify" --timeout 0 "$E/sync"
+    assert_failure 2
+    assert_output --partial "verify: --timeout: '0' is not a number of seconds"
+    run "$L/build/verify" --timeout abc "$E/sync"
+    assert_failure 2
+    # a program that ignores SIGTERM: SIGKILL 5 s later, its child too
+    start=$SECONDS
+    NEVER_ENDS_PIDS=$T/pids run "$L/build/verify" --timeout 1 "$FIXTURES/never-ends.sh" -n 1
+    echo "$output"
+    assert_failure 124
+    assert_line 'launch: spin<<<1, 32>>>'
+    [ $((SECONDS - start)) -le 9 ] || fail "verify took $((SECONDS - start)) s"
+    sleep 0.2
+    for pid in $(cat "$T/pids"); do       # gone, or a zombie not reaped yet
+        [[ $(ps -o stat= -p "$pid") != [^Z]* ]] || fail "process $pid still runs"
+    done
+    # a program that ends in time: its own verdict and status
+    run "$L/build/verify" --timeout 20 "$E/sync" -n 1000
+    assert_success
+    assert_line --regexp '^result: ok '
+    run "$L/build/verify" --timeout 20 "$FIXTURES/watchdog.sh"
+    assert_failure 3
+}

@@ -68,15 +68,18 @@ int main(void)
 EOF
 }
 
+# The clean copy's clang build is kept for the file's other tests
+# (clang_tests).
 @test "warpsim, its tests and lesson 01 build with clang; lockstep gives the legacy reduction the right answer" {
     need clang
-    local L=$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/warpsim" all tests WS_CC=clang
+    local L=$BATS_FILE_TMPDIR/clang/lessons/01-shfl-reduction
+    rm -rf "$BATS_FILE_TMPDIR/clang"
+    copy_repo "$BATS_FILE_TMPDIR/clang"
+    run make --no-print-directory -C "$BATS_FILE_TMPDIR/clang/warpsim" all tests WS_CC=clang
     echo "$output"
     assert_success
     refute_output --regexp '(src|include)/[a-z_]+\.[ch]:[0-9]+:[0-9]+: warning'
-    grep -q clang "$BATS_TEST_TMPDIR/repo/warpsim/build/.cc"
+    grep -q clang "$BATS_FILE_TMPDIR/clang/warpsim/build/.cc"
     run make --no-print-directory -C "$L" emu CC=clang
     echo "$output"
     assert_success
@@ -160,22 +163,35 @@ EOF
 
 # clang names a function's static s "function.s", gcc "s.N": the reports
 # name both s, so the outputs match whole.
+# clang_tests: the folder of warpsim's tests built with clang: the clean
+# copy's (the test above), else built now in build/clang.
+clang_tests() {
+    if [ -x "$BATS_FILE_TMPDIR/clang/warpsim/build/tests/detect" ] &&
+        [ -x "$BATS_FILE_TMPDIR/clang/warpsim/build/tests/prims" ]; then
+        echo "$BATS_FILE_TMPDIR/clang/warpsim/build/tests"
+        return
+    fi
+    make -s --no-print-directory -C "$REPO/warpsim" WS_CC=clang WS_B=build/clang all tests >&2
+    echo "$REPO/warpsim/build/clang/tests"
+}
+
 @test "clang builds give the gcc builds' reports and results, case by case, under every model" {
     need clang
-    local cc k model g c diffs=0
+    local cc k model g c diffs=0 ct
     make -s --no-print-directory -C "$REPO/warpsim" tests
-    make -s --no-print-directory -C "$REPO/warpsim" WS_CC=clang WS_B=build/clang all tests
+    ct=$(clang_tests)
+    grep -q clang "$ct/../.cc"
     for model in lockstep its random; do
         for k in $(seq 1 33); do
             g=$(WARPSIM_MODEL=$model WARPSIM_SPIN_LIMIT=100000 "$REPO/warpsim/build/tests/detect" -k "$k" 2>&1; echo "exit $?")
-            c=$(WARPSIM_MODEL=$model WARPSIM_SPIN_LIMIT=100000 "$REPO/warpsim/build/clang/tests/detect" -k "$k" 2>&1; echo "exit $?")
+            c=$(WARPSIM_MODEL=$model WARPSIM_SPIN_LIMIT=100000 "$ct/detect" -k "$k" 2>&1; echo "exit $?")
             if [ "$g" != "$c" ]; then
                 echo "--- detect -k $k under $model: gcc and clang differ"
                 diff <(echo "$g") <(echo "$c") || true
                 diffs=$((diffs + 1))
             fi
         done
-        run env WARPSIM_MODEL=$model "$REPO/warpsim/build/clang/tests/prims"
+        run env WARPSIM_MODEL=$model "$ct/prims"
         assert_success
     done
     [ "$diffs" -eq 0 ]
