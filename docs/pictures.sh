@@ -26,6 +26,8 @@
 #   -o DIR    where the pictures go (default docs/_build/pictures)
 #   -l LIST   the list (default docs/pictures.list)
 #   LESSON    only these lessons (folder names, or their numbers: 01 03)
+# The lines are drawn side by side, PICTURE_JOBS at a time (default: the
+# number of CPUs); what each prints comes out in the list's order.
 # Prints one line per picture; a demonstration whose program is missing, or
 # that draws no picture, is one "pictures.sh: ..." line on stderr, and so is
 # a caption (LOOK, FIX) that names a file:line, a "race N" or a 0x........
@@ -78,27 +80,12 @@ shows() {
     return "$bad"
 }
 
-built=" " failed=0 n=0 np=0
-while IFS= read -r line || [ -n "$line" ]; do
-    case "$line" in ''|'#'*) continue ;; esac
-    IFS='|' read -r lesson name args title steps look fix <<<"$line"
-    lesson=$(trim "$lesson") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
-    steps=$(trim "${steps-}") look=$(trim "${look-}") fix=$(trim "${fix-}")
-    if [ -z "$lesson" ] || [ -z "$name" ] || [ -z "$title" ]; then
-        echo "pictures.sh: $list: a line needs LESSON | NAME | ARGUMENTS | TITLE: $line" >&2
-        exit 2
-    fi
-    case "${steps:-400}" in
-        *[!0-9]*) echo "pictures.sh: $list: STEPS must be a number of lane steps: $line" >&2
-                  exit 2 ;;
-    esac
-    wanted "$lesson" || continue
-    dir=$top/lessons/$lesson
-    if [ "${built#* "$lesson" }" = "$built" ]; then
-        make -s --no-print-directory -C "$dir" emu >/dev/null 2>&1 ||
-            echo "pictures.sh: make -C lessons/$lesson emu failed" >&2
-        built="$built$lesson "
-    fi
+# draw LESSON NAME ARGS TITLE STEPS LOOK FIX: the pictures of one line of
+# the list; prints a line per picture drawn, and last "counts N NP FAILED".
+draw() {
+    local lesson=$1 name=$2 args=$3 title=$4 steps=$5 look=$6 fix=$7
+    local dir=$top/lessons/$1 prog bin svg n=0 np=0 failed=0
+    local -a models
     for prog in legacy sync print; do
         bin=$dir/build/emu/${prog/print/legacy}
         # shellcheck disable=SC2054   # lockstep,its is one argument
@@ -149,7 +136,51 @@ while IFS= read -r line || [ -n "$line" ]; do
             sync) shows "$svg" "$fix" "$lesson $name: FIX" || failed=$((failed + 1)) ;;
         esac
     done
+    echo "counts $n $np $failed"
+}
+
+# The lines are checked and the lessons built first; then each line is
+# drawn in the background, PICTURE_JOBS at a time (default: the number of CPUs),
+# and what each printed is shown in the list's order.
+jobs=${PICTURE_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case "$jobs" in ''|*[!0-9]*|0) jobs=1 ;; esac
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+built=" " failed=0 n=0 np=0 k=0 pids=()
+while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in ''|'#'*) continue ;; esac
+    IFS='|' read -r lesson name args title steps look fix <<<"$line"
+    lesson=$(trim "$lesson") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
+    steps=$(trim "${steps-}") look=$(trim "${look-}") fix=$(trim "${fix-}")
+    if [ -z "$lesson" ] || [ -z "$name" ] || [ -z "$title" ]; then
+        echo "pictures.sh: $list: a line needs LESSON | NAME | ARGUMENTS | TITLE: $line" >&2
+        exit 2
+    fi
+    case "${steps:-400}" in
+        *[!0-9]*) echo "pictures.sh: $list: STEPS must be a number of lane steps: $line" >&2
+                  exit 2 ;;
+    esac
+    wanted "$lesson" || continue
+    if [ "${built#* "$lesson" }" = "$built" ]; then
+        make -s --no-print-directory -C "$top/lessons/$lesson" emu >/dev/null 2>&1 ||
+            echo "pictures.sh: make -C lessons/$lesson emu failed" >&2
+        built="$built$lesson "
+    fi
+    k=$((k + 1))
+    if [ "${#pids[@]}" -ge "$jobs" ]; then
+        wait "${pids[0]}"
+        pids=("${pids[@]:1}")
+    fi
+    draw "$lesson" "$name" "$args" "$title" "$steps" "$look" "$fix" >"$tmp/$k.out" 2>"$tmp/$k.err" &
+    pids+=("$!")
 done <"$list"
+wait
+for ((i = 1; i <= k; i++)); do
+    grep -v '^counts ' "$tmp/$i.out"
+    cat "$tmp/$i.err" >&2
+    read -r _ a b c < <(grep '^counts ' "$tmp/$i.out" || echo "counts 0 0 1")
+    n=$((n + a)) np=$((np + b)) failed=$((failed + c))
+done
 if [ "$failed" -eq 0 ]; then
     echo "pictures.sh: $n pictures in $out, and $np for the handouts"
 else
