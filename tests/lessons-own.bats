@@ -13,6 +13,10 @@ setup_file() {
 
 setup() {
     load helper
+    # make check SRC= builds the learner's programs as build/$MINE, in the
+    # working tree's lesson folders: a name of this file's own, so that the
+    # files running side by side never build over each other's
+    export MINE=mine-own
 }
 
 # lesson NN: sets N (the lesson folder's name), L (the folder), G (the
@@ -116,13 +120,13 @@ lesson() {
     assert_line 'ok 1 - mine.cu: racecheck finds no hazard'
     assert_line 'ok 2 - mine.cu: n=1000 jitter=200ns matches CPU'
     # a file that prints a passing verdict fails there too, sanitizer run included
-    make -s --no-print-directory -C "$L" EMU=1 SRC=wrong/prints-verdict.cu build/emu/mine >/dev/null
+    make -s --no-print-directory -C "$L" EMU=1 SRC=wrong/prints-verdict.cu "build/emu/$MINE" >/dev/null
     SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/sanitize-check.sh" --target gpu --only-sync \
-        --name prints-verdict.cu --verify "$L/build/verify" --sync "$L/build/emu/mine"
+        --name prints-verdict.cu --verify "$L/build/verify" --sync "$L/build/emu/$MINE"
     echo "$output"
     assert_failure 1
     assert_line 'not ok 1 - prints-verdict.cu: racecheck finds no hazard'
-    assert_line --partial 'verify: mine exited 0 without writing its results'
+    assert_line --partial "verify: $MINE exited 0 without writing its results"
     refute_line --regexp '^ok '
 }
 

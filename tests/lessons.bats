@@ -22,6 +22,10 @@ setup_file() {
 
 setup() {
     load helper
+    # make check SRC= builds the learner's programs as build/$MINE, in the
+    # working tree's lesson folders: a name of this file's own, so that the
+    # files running side by side never build over each other's
+    export MINE=mine-lessons
 }
 
 # demos PROG: the demonstrations PROG --help lists, one "N NAME" a line.

@@ -11,6 +11,10 @@ setup_file() {
 
 setup() {
     load helper
+    # make check SRC= builds the learner's programs as build/$MINE, in the
+    # working tree's lesson folders: a name of this file's own, so that the
+    # files running side by side never build over each other's
+    export MINE=mine-warpsim
     W=$REPO/warpsim/build/warpsim
     T=$REPO/warpsim/build/tests
     L=$REPO/lessons/01-shfl-reduction
