@@ -1040,23 +1040,25 @@ check_prefetch() {
 
 # check_hung_first N M: after check_prefetch's N batch runs and M single
 # runs, sets CHECK_HUNG_FIRST to what the first of them that never ended
-# (in the plan's order; none under a tool) says of it ("sync never ended
-# in a run made first: stopped after 30s in kernel K<<<B, T>>> (the last
-# it launched)"), empty when none did. A check whose time runs out after
-# such a run (CHECK_BUDGET: its remaining runs not run) names it.
+# (in the plan's order; a batch's run under compute-sanitizer too) says of
+# it ("sync never ended in a run made first (under racecheck): stopped
+# after 30s in kernel K<<<B, T>>> (the last it launched)"), empty when none
+# did. A check whose time runs out after such a run (CHECK_BUDGET: its
+# remaining runs not run) names it.
 CHECK_HUNG_FIRST=
 check_hung_first() {
-    local k j rc limit out line
+    local k j rc limit out line under
     local -a cmd
     for ((k = 1; k <= $1 + $2; k++)); do
+        under=''
         if [ "$k" -le "$1" ]; then
-            [ "${CHECK_PLAN_TOOL[k]}" = - ] || continue
-            [ -f "$CHECK_BATCH_DIR/$k.status" ] || continue
-            read -r rc <"$CHECK_BATCH_DIR/$k.status"
-            [ "$rc" = 124 ] || continue
+            # (N.limit: the run's own bound stopped it; a tool's batch that
+            # did not end clean keeps no N.status, but keeps that)
+            [ -f "$CHECK_BATCH_DIR/$k.limit" ] || continue
             read -r limit <"$CHECK_BATCH_DIR/$k.limit" || limit=${CHECK_PLAN_LIMIT[k]}
             out=$CHECK_BATCH_DIR/$k.log
             IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
+            [ "${CHECK_PLAN_TOOL[k]}" = - ] || under=" (under ${CHECK_PLAN_TOOL[k]})"
         else
             j=$((k - $1))
             [ -f "$CHECK_BATCH_DIR/run$j.rc" ] || continue
@@ -1068,7 +1070,7 @@ check_hung_first() {
         fi
         program_of "${cmd[@]}"
         line=$(grep '^launch: ' "$out" 2>/dev/null | tail -n 1)
-        CHECK_HUNG_FIRST="${PROGRAM_OF##*/} never ended in a run made first: stopped after ${limit}s"
+        CHECK_HUNG_FIRST="${PROGRAM_OF##*/} never ended in a run made first$under: stopped after ${limit}s"
         [ -z "$line" ] || CHECK_HUNG_FIRST+=" in kernel ${line#launch: } (the last it launched)"
         return
     done
