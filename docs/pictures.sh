@@ -143,7 +143,10 @@ draw() {
 # drawn in the background, PICTURE_JOBS at a time (default: the number of CPUs),
 # and what each printed is shown in the list's order.
 jobs=${PICTURE_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
-case "$jobs" in ''|*[!0-9]*|0) jobs=1 ;; esac
+case "$jobs" in
+    ''|*[!0-9]*|0) echo "pictures.sh: PICTURE_JOBS=$jobs: how many lines are drawn at once, a number from 1" >&2
+                   exit 2 ;;
+esac
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 built=" " failed=0 n=0 np=0 k=0 pids=()

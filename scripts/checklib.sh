@@ -1034,42 +1034,31 @@ check_prefetch() {
     for ((k = 1; k <= m; k++)); do
         [ ! -f "$CHECK_BATCH_DIR/run$k.rc" ] || CHECK_SINGLE[${CHECK_RUN_KEY[k]}]=$CHECK_BATCH_DIR/run$k
     done
-    check_hung_first "$n" "$m"
+    check_hung_first "$n"
     diag "made first: $n runs in $((${#shared[@]} - ${#shared_runs[@]} + ${#alone[@]})) processes (batches, each run judged as its own), $m runs one by one (CHECK_BATCH=0: a process each, in turn)"
 }
 
-# check_hung_first N M: after check_prefetch's N batch runs and M single
-# runs, sets CHECK_HUNG_FIRST to what the first of them that never ended
-# (in the plan's order; a batch's run under compute-sanitizer too) says of
-# it ("sync never ended in a run made first (under racecheck): stopped
-# after 30s in kernel K<<<B, T>>> (the last it launched)"), empty when none
-# did. A check whose time runs out after such a run (CHECK_BUDGET: its
-# remaining runs not run) names it.
+# check_hung_first N: after check_prefetch's N batch runs, sets
+# CHECK_HUNG_FIRST to what the first of them that never ended (in the
+# plan's order; under compute-sanitizer too) says of it ("sync never ended
+# in a run made first (under racecheck): stopped after 30s in kernel
+# K<<<B, T>>> (the last it launched)"), empty when none did. A check whose
+# time runs out after such a run (CHECK_BUDGET, under which no run is made
+# one by one: its remaining runs not run) names it.
 CHECK_HUNG_FIRST=
 check_hung_first() {
-    local k j rc limit out line under
+    local k limit line under
     local -a cmd
-    for ((k = 1; k <= $1 + $2; k++)); do
+    for ((k = 1; k <= $1; k++)); do
+        # (N.limit: the run's own bound stopped it; a tool's batch that did
+        # not end clean keeps no N.status, but keeps that)
+        [ -f "$CHECK_BATCH_DIR/$k.limit" ] || continue
+        read -r limit <"$CHECK_BATCH_DIR/$k.limit" || limit=${CHECK_PLAN_LIMIT[k]}
+        IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
         under=''
-        if [ "$k" -le "$1" ]; then
-            # (N.limit: the run's own bound stopped it; a tool's batch that
-            # did not end clean keeps no N.status, but keeps that)
-            [ -f "$CHECK_BATCH_DIR/$k.limit" ] || continue
-            read -r limit <"$CHECK_BATCH_DIR/$k.limit" || limit=${CHECK_PLAN_LIMIT[k]}
-            out=$CHECK_BATCH_DIR/$k.log
-            IFS=$'\t' read -r -a cmd <<<"${CHECK_PLAN_CMD[k]}"
-            [ "${CHECK_PLAN_TOOL[k]}" = - ] || under=" (under ${CHECK_PLAN_TOOL[k]})"
-        else
-            j=$((k - $1))
-            [ -f "$CHECK_BATCH_DIR/run$j.rc" ] || continue
-            read -r rc <"$CHECK_BATCH_DIR/run$j.rc"
-            [ "$rc" = 124 ] || continue
-            limit=${CHECK_RUN_LIMIT[j]} out=$CHECK_BATCH_DIR/run$j.out
-            IFS=$'\t' read -r -a cmd <<<"${CHECK_RUN_CMD[j]}"
-            [ -z "$VERIFY" ] || [ "${cmd[0]}" != "$VERIFY" ] || cmd=("${cmd[@]:1}")
-        fi
+        [ "${CHECK_PLAN_TOOL[k]}" = - ] || under=" (under ${CHECK_PLAN_TOOL[k]})"
         program_of "${cmd[@]}"
-        line=$(grep '^launch: ' "$out" 2>/dev/null | tail -n 1)
+        line=$(grep '^launch: ' "$CHECK_BATCH_DIR/$k.log" 2>/dev/null | tail -n 1)
         CHECK_HUNG_FIRST="${PROGRAM_OF##*/} never ended in a run made first$under: stopped after ${limit}s"
         [ -z "$line" ] || CHECK_HUNG_FIRST+=" in kernel ${line#launch: } (the last it launched)"
         return

@@ -409,6 +409,10 @@ PY
     assert_failure 1
     assert_line "pictures.sh: 01-shfl-reduction tree: LOOK names 'legacy.cu:999', which 01-shfl-reduction-tree.svg does not show"
     assert_line "pictures.sh: 01-shfl-reduction tree: FIX names '0xfffffff0', which 01-shfl-reduction-tree.sync.svg does not show"
+    # the lines are drawn side by side, PICTURE_JOBS at a time: a number
+    PICTURE_JOBS=abc run --separate-stderr "$REPO/docs/pictures.sh" -l "$list" -o "$BATS_TEST_TMPDIR/p"
+    assert_failure 2
+    assert_equal "$stderr" "pictures.sh: PICTURE_JOBS=abc: how many lines are drawn at once, a number from 1"
 }
 
 @test "pictures stay readable: no panel taller than warpsim's bound, the handout's short with text of 5 pt or more" {

@@ -273,3 +273,43 @@ EOF
         assert_line 'wrong arguments: 0'
     done
 }
+
+# Each lane's stack has an inaccessible page below it (ctx.c: marked with
+# MADV_GUARD_INSTALL where the kernel has it, mprotect elsewhere): a lane
+# that runs off its stack faults there, and is reported, instead of writing
+# over its neighbours' (lane 5's stack lies just above lane 4's, and 600
+# calls of deep take about two stacks and a half: without the guard, lane
+# 5 would run on into the stacks of lanes 4 and 3, which have exited, and
+# the launch return).
+@test "a lane that runs off its stack is stopped at its guard page and reported by lane and line" {
+    cat >"$BATS_TEST_TMPDIR/deep.cu" <<'EOF2'
+#include "warpsim.h"
+__device__ int deep(int n)
+{
+    volatile int pad[256];
+    pad[n & 255] = n;
+    if (n == 0) return pad[0];
+    return deep(n - 1) + pad[n & 255];
+}
+__global__ void kernel(int *out, int n)
+{
+    out[threadIdx.x] = deep(threadIdx.x == 5 ? n : 1);
+}
+int main(void)
+{
+    int *out;
+    cudaMalloc(&out, 64 * sizeof(int));
+    WS_LAUNCH(kernel, 1, 64, 0, out, 600);
+    cudaDeviceSynchronize();
+    printf("the launch returned\n");
+    return 0;
+}
+EOF2
+    ws_prog gcc "$BATS_TEST_TMPDIR/deep.cu" "$BATS_TEST_TMPDIR/deep"
+    run env WARPSIM_MODEL=its "$BATS_TEST_TMPDIR/deep"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^warpsim: segmentation fault in kernel kernel: lane 5 of warp 0 \(thread 5, block 0\) at deep\.cu:[3-7] touches address 0x[0-9a-f]+$'
+    assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+    refute_line 'the launch returned'
+}
