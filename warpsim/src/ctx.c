@@ -218,12 +218,34 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
 /*
  * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
  * neither shared nor device memory returns at once. Otherwise it calls
- * ws_enter_HOOK(addr, pc), pc being its return address, and keeps addr in
- * its frame; when that returns no switch (rax 0), the stub returns.
- * Otherwise it switches from rax's context to rdx's, and once switched
- * back calls ws_after_HOOK(addr, pc) and jumps back into the lesson's
- * code.
+ * ws_enter_HOOK_sh or ws_enter_HOOK_gl (shared or device memory) with
+ * (addr, pc), pc being its return address, and keeps addr in its frame;
+ * when that returns no switch (rax 0), the stub returns. Otherwise it
+ * switches from rax's context to rdx's, and once switched back calls
+ * ws_after_HOOK_sh or _gl with (addr, pc) and jumps back into the lesson's
+ * code. Each kind of memory has its own place to go on at: the switch's
+ * jump there is the only branch that depends on which kind the lane that
+ * runs again was at.
  */
+#define STUB_PART(hook, mem, in, hop, on)                                   \
+    in ":  push %rdi\n"                  /* addr; pc is at 24(%rsp) */       \
+    "    sub $16, %rsp\n"                /* 16-byte aligned for the calls */ \
+    "    mov 24(%rsp), %rsi\n"                                              \
+    "    call " SYM(ws_enter_##hook##_##mem) "\n"                           \
+    "    test %rax, %rax\n"                                                 \
+    "    jnz " hop "f\n"                                                    \
+    "    add $24, %rsp\n"                                                   \
+    "    ret\n"                                                             \
+    hop ":  mov %rax, %rdi\n"                                               \
+    "    mov %rdx, %rsi\n"                                                  \
+    "    lea " on "f(%rip), %rcx\n"                                         \
+    "    jmp " SYM(ws_hop_switch) "\n"                                      \
+    on ":  mov 16(%rsp), %rdi\n"                                            \
+    "    mov 24(%rsp), %rsi\n"                                              \
+    "    call " SYM(ws_after_##hook##_##mem) "\n"                           \
+    "    add $24, %rsp\n"                                                   \
+    "    pop %rcx\n"                                                        \
+    "    jmp *%rcx\n"
 #define STUB(hook, bytes, flags, code)                                      \
     FUNC_BEGIN(__tsan_##hook)                                               \
     "    mov %rdi, %rax\n"                                                  \
@@ -233,26 +255,10 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
     "    mov %rdi, %rax\n"                                                  \
     "    sub " SYM(ws_arena_lo) "(%rip), %rax\n"                            \
     "    cmp " SYM(ws_arena_len) "(%rip), %rax\n"                           \
-    "    jb 1f\n"                                                           \
+    "    jb 4f\n"                                                           \
     "    ret\n"                                                             \
-    "1:  push %rdi\n"                    /* addr; pc is at 24(%rsp) */       \
-    "    sub $16, %rsp\n"                /* 16-byte aligned for the calls */ \
-    "    mov 24(%rsp), %rsi\n"                                              \
-    "    call " SYM(ws_enter_##hook) "\n"                                   \
-    "    test %rax, %rax\n"                                                 \
-    "    jnz 2f\n"                                                          \
-    "    add $24, %rsp\n"                                                   \
-    "    ret\n"                                                             \
-    "2:  mov %rax, %rdi\n"                                                  \
-    "    mov %rdx, %rsi\n"                                                  \
-    "    lea 3f(%rip), %rcx\n"                                              \
-    "    jmp " SYM(ws_hop_switch) "\n"                                      \
-    "3:  mov 16(%rsp), %rdi\n"                                              \
-    "    mov 24(%rsp), %rsi\n"                                              \
-    "    call " SYM(ws_after_##hook) "\n"                                   \
-    "    add $24, %rsp\n"                                                   \
-    "    pop %rcx\n"                                                        \
-    "    jmp *%rcx\n"                                                       \
+    STUB_PART(hook, sh, "1", "2", "3")                                      \
+    STUB_PART(hook, gl, "4", "5", "6")                                      \
     FUNC_END(__tsan_##hook)
 
 __asm__(
@@ -410,12 +416,30 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
 /*
  * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
  * neither shared nor device memory returns at once. Otherwise it calls
- * ws_enter_HOOK(addr, pc), pc being its return address (x30), and keeps
- * addr in its frame; when that returns no switch (x0 0), the stub
- * returns. Otherwise it switches from x0's context to x1's, and once
- * switched back calls ws_after_HOOK(addr, pc) and branches back into the
- * lesson's code.
+ * ws_enter_HOOK_sh or ws_enter_HOOK_gl (shared or device memory) with
+ * (addr, pc), pc being its return address (x30), and keeps addr in its
+ * frame; when that returns no switch (x0 0), the stub returns. Otherwise
+ * it switches from x0's context to x1's, and once switched back calls
+ * ws_after_HOOK_sh or _gl with (addr, pc) and branches back into the
+ * lesson's code (each kind of memory has its own place to go on at, as
+ * on x86-64).
  */
+#define STUB_PART(hook, mem, in, hop, on)                                   \
+    in ":  stp x29, x30, [sp, #-32]!\n"  /* pc at 8, addr at 16 */          \
+    "    mov x29, sp\n"                                                     \
+    "    str x0, [sp, #16]\n"                                               \
+    "    mov x1, x30\n"                                                     \
+    "    bl " SYM(ws_enter_##hook##_##mem) "\n"                             \
+    "    cbnz x0, " hop "f\n"                                               \
+    "    ldp x29, x30, [sp], #32\n"                                         \
+    "    ret\n"                                                             \
+    hop ":  adr x9, " on "f\n"                                              \
+    "    b " SYM(ws_hop_switch) "\n"                                        \
+    on ":  ldr x0, [sp, #16]\n"                                             \
+    "    ldr x1, [sp, #8]\n"                                                \
+    "    bl " SYM(ws_after_##hook##_##mem) "\n"                             \
+    "    ldp x29, x30, [sp], #32\n"                                         \
+    "    br x30\n"
 #define STUB(hook, bytes, flags, code)                                      \
     FUNC_BEGIN(__tsan_##hook)                                               \
     LOAD_GLOBAL("x9", ws_shared_lo)                                         \
@@ -427,23 +451,10 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
     LOAD_GLOBAL("x10", ws_arena_len)                                        \
     "    sub x9, x0, x9\n"                                                  \
     "    cmp x9, x10\n"                                                     \
-    "    b.lo 1f\n"                                                         \
+    "    b.lo 4f\n"                                                         \
     "    ret\n"                                                             \
-    "1:  stp x29, x30, [sp, #-32]!\n"    /* pc at 8, addr at 16 */          \
-    "    mov x29, sp\n"                                                     \
-    "    str x0, [sp, #16]\n"                                               \
-    "    mov x1, x30\n"                                                     \
-    "    bl " SYM(ws_enter_##hook) "\n"                                     \
-    "    cbnz x0, 2f\n"                                                     \
-    "    ldp x29, x30, [sp], #32\n"                                         \
-    "    ret\n"                                                             \
-    "2:  adr x9, 3f\n"                                                      \
-    "    b " SYM(ws_hop_switch) "\n"                                        \
-    "3:  ldr x0, [sp, #16]\n"                                               \
-    "    ldr x1, [sp, #8]\n"                                                \
-    "    bl " SYM(ws_after_##hook) "\n"                                     \
-    "    ldp x29, x30, [sp], #32\n"                                         \
-    "    br x30\n"                                                          \
+    STUB_PART(hook, sh, "1", "2", "3")                                      \
+    STUB_PART(hook, gl, "4", "5", "6")                                      \
     FUNC_END(__tsan_##hook)
 
 __asm__(

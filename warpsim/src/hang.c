@@ -74,9 +74,10 @@ static void describe(const ws_lane *l, const ws_lane *ref, int plural,
             snprintf(buf, len, "exited");
         break;
     default:
-        if (hang_kind == WS_HANG_LIVELOCK && l->steps >= 4096)
+        if (hang_kind == WS_HANG_LIVELOCK && l->loop_lo)
             snprintf(buf, len, "%s at %s", plural ? "loop" : "loops",
-                     range_where(l->loop_lo, l->loop_hi));
+                     range_where(l->loop_plo && l->loop_plo < l->loop_lo ? l->loop_plo : l->loop_lo,
+                                 l->loop_phi > l->loop_hi ? l->loop_phi : l->loop_hi));
         else if (l->spin_epoch == ws.progress_step && l->spin_steps >= 8)
             snprintf(buf, len, "%s at %s", hang_kind == WS_HANG_REPEAT ? plural ? "loop" : "loops" :
                      plural ? "spin" : "spins", spin_where(l));

@@ -795,10 +795,9 @@ static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, ui
 /* Checks and records one access by the running lane (after its scheduling
  * point, right before the access happens). */
 static inline __attribute__((always_inline)) void
-check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+check_access_in(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared)
 {
     ws_lane *l = ws.cur;
-    int shared = addr - ws_shared_lo < ws_shared_len;
     uintptr_t off, end;
     uint32_t stamp;
 
@@ -842,9 +841,24 @@ check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     check_general(l, addr, size, flags, pc, shared, off, end, stamp);
 }
 
+/* The same, for an address that the caller knows to be shared memory
+ * (shared 1) or not (0). */
+static inline __attribute__((always_inline)) void
+check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    check_access_in(addr, size, flags, pc, addr - ws_shared_lo < ws_shared_len);
+}
+
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
     check_access(addr, size, flags, pc);
+}
+
+/* check_access_in for any size and kind, compiled once. */
+static __attribute__((noinline)) void
+check_access_any(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared)
+{
+    check_access_in(addr, size, flags, pc, shared);
 }
 
 /* Host code touching device memory is an error (a hook's access with no
@@ -871,48 +885,165 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
  * check when the running lane goes on. Returns the switch the stub makes
  * (ctx.c), after which ws_after_* checks the access. */
 static inline __attribute__((always_inline)) ws_hop
-enter(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+enter(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared)
 {
-    ws_hop h = { NULL, NULL };
     ws_lane *l = ws.cur;
+    ws_ctx *to;
     if (!l) {
         host_access(addr, size, flags, pc);
-        return h;
+        return 0;
     }
-    h.to = ws_point_to(l, pc);
-    if (h.to)
-        h.from = &l->ctx;
-    else
-        check_access(addr, size, flags, pc);
-    return h;
+    to = ws_point_to(l, pc);
+    if (to)
+        return WS_HOP(&l->ctx, to);
+    check_access_in(addr, size, flags, pc, shared);
+    return 0;
 }
 
-/* enter and check_access for any size and kind, compiled once. */
-static __attribute__((noinline)) ws_hop enter_any(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+/* enter for any size and kind, compiled once. */
+static __attribute__((noinline)) ws_hop
+enter_any(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared)
 {
-    return enter(addr, size, flags, pc);
+    return enter(addr, size, flags, pc, shared);
 }
 
-/* The halves of each stub hook (WS_STUB_HOOKS): for the plain reads and
- * writes of 1, 2, 4 and 8 bytes (`fixed`) the point and the check are
- * compiled for their own size and kind, where most of the check's branches
- * fold away; the others (`any`) share one general copy. */
+/* enter for a plain access of a stub hook, whose check is the hook's
+ * after half. A lane of the picture takes enter_any. Past the bookkeeping,
+ * every call is the path's last (a tail call), so that the path keeps
+ * nothing across calls and saves no registers: the model's part
+ * (ws_lockstep_hop, ws_random_hop, and ws_its_hop at the end of a quantum)
+ * or, under its, the check. */
+static inline __attribute__((always_inline)) ws_hop
+enter_full(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
+           ws_check_fn *after)
+{
+    ws_lane *l = ws.cur;
+    if (!l || l->warp == ws.trace_warp)
+        return enter_any(addr, size, flags, pc, shared);
+    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
+    l->pc = pc;
+    ws_point_book(l, pc);
+    if (ws_cfg.model == WS_LOCKSTEP)
+        return ws_lockstep_hop(l, addr, pc, after);
+    if (ws_cfg.model != WS_ITS)
+        return ws_random_hop(l, addr, pc, after);
+    l->clock += WS_STEP_CYCLES;
+    if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0))
+        return ws_its_hop(l, addr, pc, after);
+    return after(addr, pc);
+}
+
+/*
+ * The whole of a plain access under its when nothing out of the ordinary
+ * happens: no picture is drawn, the block progressed in the last
+ * WS_SPIN_FROM steps, the lane neither ends its quantum nor reaches a
+ * step that the livelock bookkeeping acts on (steps_next), the site is
+ * known to stay inside its __shared__ variable (or the address inside the
+ * device allocation touched last), and fast_gran takes the access.
+ * Everything is decided before anything changes: otherwise it hands the
+ * access, untouched, to full (the point and the check as for the other
+ * models), with a tail call.
+ */
+static inline __attribute__((always_inline)) ws_hop
+enter_its(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
+          ws_hop (*full)(uintptr_t, uintptr_t))
+{
+    ws_lane *l = ws.cur;
+    uint64_t steps, lsteps;
+    uintptr_t off;
+    uint32_t stamp;
+    gran *g;
+    if (!ws.its_fast || !l)
+        return full(addr, pc);
+    steps = ws.steps + 1;
+    lsteps = l->steps + 1;
+    if (steps - ws.progress_step >= WS_SPIN_FROM || lsteps >= l->steps_next ||
+        l->quantum + 1 >= WS_ITS_QUANTUM)
+        return full(addr, pc);
+    if (shared) {
+        uintptr_t caller;
+        const site_var *sv;
+        off = addr - ws_shared_lo;
+        caller = l->depth > 0 && l->depth <= WS_MAX_FRAMES ? l->frames[l->depth - 1] : 0;
+        sv = &site_vars[((pc ^ (caller << 3)) >> 1) & 4095];
+        if (!(sv->pc == pc && sv->caller == caller && sv->hits >= 2 &&
+              off >= sh_var_lo[sv->var - 1] && off + size <= sh_var_hi[sv->var - 1]))
+            return full(addr, pc);
+        stamp = ws.block_stamp;
+        g = &sh_shadow[off >> 2];
+    } else {
+        gran *c;
+        if (!(addr >= live_lo && addr + size <= live_hi))
+            return full(addr, pc);
+        off = addr - ws_arena_lo;
+        c = chunks[off >> CHUNK_SHIFT];
+        if (!c)
+            return full(addr, pc);
+        stamp = ws.launch_id;
+        g = &c[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
+    }
+    if ((off & 3) + size > 4 ||
+        !fast_gran(g, stamp, ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
+        return full(addr, pc);
+    /* What the point and the check would have done besides. */
+    ws.steps = steps;
+    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
+    l->pc = pc;
+    l->steps = lsteps;
+    l->clock += WS_STEP_CYCLES;
+    l->quantum++;
+    ws.accesses++;
+    l->clock_polls = 0;
+    if (flags & WS_ACC_WRITE) {
+        ws_progress();
+    } else if (addr != l->rd1 && addr != l->rd2) {
+        l->rd2 = l->rd1;
+        l->rd1 = addr;
+        ws_progress();
+    }
+    return 0;
+}
+
+/* The halves of each stub hook (WS_STUB_HOOKS), two of each: the stub
+ * calls the _sh ones for shared memory and the _gl ones for device memory,
+ * so that a lane that runs again after a switch goes on in code made for
+ * its kind of memory (under random, the lane before it made the other
+ * kind as often as not). For the plain reads and writes of 1, 2, 4 and 8
+ * bytes (`fixed`) the point and the check are compiled for their own
+ * size, kind and memory, where most of the check's branches fold away;
+ * the others (`any`) share one general copy. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
 #else
 #define NO_SLP
 #endif
-#define ENTER_fixed enter
-#define ENTER_any enter_any
-#define CHECK_fixed check_access
-#define CHECK_any ws_check_access
-#define HALVES(hook, bytes, flags, code)                                    \
-    NO_SLP ws_hop ws_enter_##hook(uintptr_t addr, uintptr_t pc)             \
+#define CHECK_fixed check_access_in
+#define CHECK_any check_access_any
+#define FAST_fixed(hook, bytes, flags, mem, shared)                         \
+    static __attribute__((noinline)) ws_hop                                 \
+    enter_full_##hook##_##mem(uintptr_t addr, uintptr_t pc)                 \
     {                                                                       \
-        return ENTER_##code(addr, bytes, flags, pc);                        \
+        return enter_full(addr, bytes, flags, pc, shared,                   \
+                          ws_after_##hook##_##mem);                         \
     }                                                                       \
-    NO_SLP void ws_after_##hook(uintptr_t addr, uintptr_t pc)               \
+    NO_SLP ws_hop ws_enter_##hook##_##mem(uintptr_t addr, uintptr_t pc)     \
     {                                                                       \
-        CHECK_##code(addr, bytes, flags, pc);                               \
+        return enter_its(addr, bytes, flags, pc, shared,                    \
+                         enter_full_##hook##_##mem);                        \
     }
+#define FAST_any(hook, bytes, flags, mem, shared)                           \
+    NO_SLP ws_hop ws_enter_##hook##_##mem(uintptr_t addr, uintptr_t pc)     \
+    {                                                                       \
+        return enter_any(addr, bytes, flags, pc, shared);                   \
+    }
+#define HALVES_IN(hook, bytes, flags, code, mem, shared)                    \
+    FAST_##code(hook, bytes, flags, mem, shared)                            \
+    NO_SLP ws_hop ws_after_##hook##_##mem(uintptr_t addr, uintptr_t pc)     \
+    {                                                                       \
+        CHECK_##code(addr, bytes, flags, pc, shared);                       \
+        return 0;                                                           \
+    }
+#define HALVES(hook, bytes, flags, code)                                    \
+    HALVES_IN(hook, bytes, flags, code, sh, 1)                              \
+    HALVES_IN(hook, bytes, flags, code, gl, 0)
 WS_STUB_HOOKS(HALVES)

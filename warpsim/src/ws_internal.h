@@ -32,6 +32,8 @@
 #define WS_SHARED_LIMIT (48 * 1024)
 #define WS_STEP_CYCLES 4          /* virtual cycles per scheduling step */
 #define WS_RANDOM_WINDOW 32       /* random: lanes this close to the earliest may run */
+#define WS_SPIN_FROM 64            /* steps without progress before spins are counted */
+#define WS_LOOP_SEEN 512           /* steps of every 4096 whose pcs a livelock report shows */
 #define WS_ITS_QUANTUM 20000      /* its: steps before a lane that never blocks yields */
 #define WS_POISON32 0xdeadbeefu
 #define WS_POISON64 0xdeadbeefdeadbeefULL
@@ -94,11 +96,13 @@ void *ws_stack_alloc(size_t size);
     X(kind##4, 4, flags, any) X(kind##8, 8, flags, any)                       \
     X(kind##16, 16, flags, any)
 
-/* What ws_enter_* returns: the switch the stub makes (from the running
- * lane's context to another), or none (to NULL): the access was checked. */
-typedef struct ws_hop {
-    ws_ctx *from, *to;
-} ws_hop;
+/* What ws_enter_* returns: the switch the stub makes, from the running
+ * lane's context (the low half, in rax or x0) to another (the high half,
+ * rdx or x1), or none (0): the access was checked. One 128-bit number
+ * rather than a pair of pointers, so that the compiler passes a call's
+ * result on as it is (a tail call) where a path hands an access over. */
+typedef unsigned __int128 ws_hop;
+#define WS_HOP(from, to) ((ws_hop)(uintptr_t)(from) | (ws_hop)(uintptr_t)(to) << 64)
 
 /* ---- lanes and blocks (sched.c) ------------------------------------- */
 
@@ -141,16 +145,25 @@ typedef struct ws_lane {
     int depth, pos_depth;
     uintptr_t pc;
 
-    uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
-    uint32_t spin_steps;          /* scheduling points since the block last progressed */
     uint32_t clock_polls;         /* clock64() calls since its last memory access */
-    uintptr_t spin_lo, spin_hi;   /* the lowest and highest pc among them */
     uint64_t steps;               /* scheduling points while the block progressed */
-    uintptr_t loop_lo, loop_hi;   /* pcs of its points since steps was a multiple of 4096 */
+    uint64_t steps_next;          /* the next of them with something to do (below) */
     uintptr_t rd1, rd2;           /* the last two addresses it read */
     uint32_t acq;                 /* sync.c: what it acquired */
     uint32_t vclk;                /* vc[lane], its own entry, where every check reads it */
     uintptr_t frames[WS_MAX_FRAMES];
+
+    /* The hang detector's, touched when the block has not progressed for
+     * WS_SPIN_FROM steps, or in a lane's WS_LOOP_SEEN steps of 4096. */
+    uint64_t spin_epoch;          /* ws.progress_step when the counts below began */
+    uint32_t spin_steps;          /* scheduling points since the block last progressed,
+                                   * from the WS_SPIN_FROM-th step of the block on */
+    uintptr_t spin_lo, spin_hi;   /* the lowest and highest pc among them */
+    uintptr_t loop_lo, loop_hi;   /* the pcs of its points in the last WS_LOOP_SEEN
+                                   * steps of every 4096 and of those up to the
+                                   * step limit (the latest such steps so far), */
+    uintptr_t loop_plo, loop_phi; /* and in the ones before: the loop a livelock
+                                   * report shows (0: none yet) */
     uint32_t last_rel;            /* sync.c: its own last release */
     uint32_t acq_last;            /* sync.c: the last release it read */
     int fenced;                   /* a __threadfence since its last release */
@@ -202,7 +215,6 @@ typedef struct ws_run {
     int bar_waiting;              /* lanes in __syncthreads */
     uint32_t gen;                 /* __syncthreads completed in this block */
     ws_ctx sched;
-    ws_lane *next;                /* random: the lane to run next */
     uint64_t steps;               /* steps less progress_step: since the block last progressed */
     int trace_warp;               /* the warp being drawn in this block, or -1 */
     uint64_t progress_step;       /* steps when the block last progressed */
@@ -212,6 +224,7 @@ typedef struct ws_run {
                                      had not completed so before */
     uint64_t repeat_step;         /* 1 + steps when a primitive last repeated */
     int frames_moved;             /* a lane called or left a function (tsan.c) */
+    int its_fast;                 /* its, and no warp drawn: shadow.c's enter_its may */
     /* statistics */
     uint64_t accesses, total_steps, launches, blocks_run;
     double kernel_seconds;
@@ -266,8 +279,10 @@ void ws_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
  * scheduling point and, when the lane goes on, checks the access;
  * ws_after_* checks it when the lane runs again after a switch. */
 #define WS_STUB_HALVES(hook, bytes, flags, code)                              \
-    ws_hop ws_enter_##hook(uintptr_t addr, uintptr_t pc);                     \
-    void ws_after_##hook(uintptr_t addr, uintptr_t pc);
+    ws_hop ws_enter_##hook##_sh(uintptr_t addr, uintptr_t pc);                \
+    ws_hop ws_after_##hook##_sh(uintptr_t addr, uintptr_t pc);                \
+    ws_hop ws_enter_##hook##_gl(uintptr_t addr, uintptr_t pc);                \
+    ws_hop ws_after_##hook##_gl(uintptr_t addr, uintptr_t pc);
 WS_STUB_HOOKS(WS_STUB_HALVES)
 #undef WS_STUB_HALVES
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc);
@@ -345,6 +360,10 @@ void ws_report_close(void);
 /* ---- a scheduling point (sched.c's ws_point, inline for the hooks) ---- */
 
 ws_ctx *ws_point_model(ws_lane *l);          /* sched.c: lockstep and random */
+typedef ws_hop ws_check_fn(uintptr_t addr, uintptr_t pc);  /* returns 0 */
+ws_hop ws_lockstep_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
+ws_hop ws_random_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
+ws_hop ws_its_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
 
 /* Widens the range [*lo, *hi] of pcs to hold pc. */
 static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
@@ -355,43 +374,66 @@ static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
         *hi = pc;
 }
 
-/* A scheduling point of the running lane l at pc (in the lesson's code):
- * the lane's position moves there, the hang and livelock bounds count it,
- * and the model may hand over to another lane. Returns the context to
- * switch to, or NULL when l goes on; the caller switches. */
-static inline ws_ctx *ws_point_to(ws_lane *l, uintptr_t pc)
+/* The bookkeeping of a scheduling point of the running lane l at pc (in
+ * the lesson's code), past the picture's: the lane's position moves there,
+ * the hang and livelock bounds count it. */
+static inline void ws_point_book(ws_lane *l, uintptr_t pc)
 {
     uint64_t idle;                /* steps since the block last progressed */
-    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
-    l->pc = pc;
-    if (__builtin_expect(l->warp == ws.trace_warp, 0))
-        ws_trace_point(l, pc);
     idle = ++ws.steps - ws.progress_step;
     /* (Each branch stores what it decides and reads back nothing it has
      * just stored: a load of a field that a wider store has just written
      * stalls the processor.) */
-    if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
-        l->spin_epoch = ws.progress_step;
-        l->spin_steps = 1;
-        l->spin_lo = l->spin_hi = pc;
-    } else if (++l->spin_steps == 64) { /* from here on, the loop it is in */
-        l->spin_lo = l->spin_hi = pc;
-    } else {
-        ws_widen(&l->spin_lo, &l->spin_hi, pc);
-    }
-    if (__builtin_expect(idle > ws_cfg.spin_limit, 0))
-        ws_hang(WS_HANG_SPIN);
-    /* Livelock: steps taken while the block keeps making progress (a lane
-     * that only polls is the spin limit's business). */
-    if (idle < 4096) {
-        if ((++l->steps & 4095) == 0) { /* the loop it is in */
-            l->loop_lo = l->loop_hi = pc;
+    if (__builtin_expect(idle >= WS_SPIN_FROM, 0)) {
+        if (l->spin_epoch != ws.progress_step || !l->spin_steps) {
+            l->spin_epoch = ws.progress_step;
+            l->spin_steps = 1;
+            l->spin_lo = l->spin_hi = pc;
+        } else if (++l->spin_steps == 64) { /* from here on, the loop it is in */
+            l->spin_lo = l->spin_hi = pc;
         } else {
-            ws_widen(&l->loop_lo, &l->loop_hi, pc);
+            ws_widen(&l->spin_lo, &l->spin_hi, pc);
+        }
+        if (__builtin_expect(idle > ws_cfg.spin_limit, 0))
+            ws_hang(WS_HANG_SPIN);
+    }
+    /* Livelock: steps taken while the block keeps making progress (a lane
+     * that only polls is the spin limit's business). Between the steps
+     * that do something, one comparison with steps_next. */
+    if (idle < 4096 && __builtin_expect(++l->steps >= l->steps_next, 0)) {
+        uint64_t at = l->steps & 4095, last = ws_cfg.step_limit + 1 - WS_LOOP_SEEN;
+        /* The loop it is in: the pcs of the last WS_LOOP_SEEN steps of
+         * every 4096 and of those up to the step limit (the latest such
+         * steps so far), and of the ones before. */
+        if (at >= 4096 - WS_LOOP_SEEN || l->steps >= last) {
+            if (at == 4096 - WS_LOOP_SEEN || l->steps == last) {
+                l->loop_plo = l->loop_lo;
+                l->loop_phi = l->loop_hi;
+                l->loop_lo = l->loop_hi = pc;
+            } else {
+                ws_widen(&l->loop_lo, &l->loop_hi, pc);
+            }
+            l->steps_next = l->steps + 1;
+        } else {
+            l->steps_next = l->steps - at + 4096 - WS_LOOP_SEEN;
+            if (l->steps_next > last)
+                l->steps_next = last;
         }
         if (__builtin_expect(l->steps > ws_cfg.step_limit, 0))
             ws_hang(WS_HANG_LIVELOCK);
     }
+}
+
+/* A scheduling point of the running lane l at pc: the bookkeeping, and
+ * the model may hand over to another lane. Returns the context to switch
+ * to, or NULL when l goes on; the caller switches. */
+static inline ws_ctx *ws_point_to(ws_lane *l, uintptr_t pc)
+{
+    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
+    l->pc = pc;
+    if (__builtin_expect(l->warp == ws.trace_warp, 0))
+        ws_trace_point(l, pc);
+    ws_point_book(l, pc);
     if (ws_cfg.model != WS_ITS)
         return ws_point_model(l);
     l->clock += WS_STEP_CYCLES;
