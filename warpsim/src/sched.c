@@ -56,7 +56,6 @@ extern cudaError_t ws_last_error;
  * keys are distinct, so comparing two entries as numbers orders them by
  * (clock, key), and sorting touches no lane. */
 typedef unsigned __int128 heap_entry;
-static uint32_t in_heap[WS_MAX_THREADS / 32];  /* threads with an entry (either model) */
 
 /* random keeps its ready lanes in no order: rq_clock[i] and rq_tid[i],
  * i < rq_n, the clock and thread of each (a lane's clock does not change
@@ -133,7 +132,7 @@ static __attribute__((noinline)) ws_lane *queue_pop(void)
     if (q_lo == q_hi)
         return NULL;
     t = entry_tid(queue[q_lo++]);
-    in_heap[t >> 5] &= ~(1u << (t & 31));
+    ws.lanes[t].queued = 0;
     return &ws.lanes[t];
 }
 
@@ -157,10 +156,9 @@ static inline __attribute__((always_inline)) void rq_append(const ws_lane *l)
  * is left where it is. */
 static inline __attribute__((always_inline)) void heap_push(ws_lane *l)
 {
-    uint32_t bit = 1u << (l->tid & 31), *word = &in_heap[l->tid >> 5];
-    if (*word & bit)
+    if (l->queued)
         return;
-    *word |= bit;
+    l->queued = 1;
     if (ws_cfg.model == WS_ITS) {
         queue_insert(entry_of(l));
         return;
@@ -171,16 +169,15 @@ static inline __attribute__((always_inline)) void heap_push(ws_lane *l)
 /* random: makes l, which is running, ready to be picked. */
 static inline __attribute__((always_inline)) void rq_push(ws_lane *l)
 {
-    in_heap[l->tid >> 5] |= 1u << (l->tid & 31);
+    l->queued = 1;
     rq_append(l);
 }
 
 /* random: removes the entry at place i. */
 static inline __attribute__((always_inline)) void rq_remove_at(int i)
 {
-    int t = rq_tid[i];
     rq_ver++;
-    in_heap[t >> 5] &= ~(1u << (t & 31));
+    ws.lanes[rq_tid[i]].queued = 0;
     if (rq_min_n && rq_clock[i] == rq_min)
         rq_min_n--;                 /* (0: to be counted again) */
     rq_n--;
@@ -293,15 +290,12 @@ void ws_set_state(ws_lane *l, int state)
 }
 
 /* set_state between READY and RUNNING (its and random), where the lane
- * waits neither before nor after: only its ready bit changes. */
+ * waits neither before nor after. Only the state changes: the warp's
+ * ready mask is lockstep's alone (lockstep_step reads it), and lockstep
+ * keeps the lanes of a step READY while they run. */
 static inline void set_running(ws_lane *l, int running)
 {
-    ws_warp *w = &ws.warps[l->warp];
     l->state = running ? WS_RUNNING : WS_READY;
-    if (running)
-        w->ready &= ~(1u << l->lane);
-    else
-        w->ready |= 1u << l->lane;
 }
 
 uint64_t ws_lane_clock(const ws_lane *l)
@@ -770,7 +764,6 @@ static void start_block(void)
     rq_ver++;
     plan.self = NULL;
     q_lo = q_hi;
-    memset(in_heap, 0, sizeof in_heap);
     ws.live = ws.nthreads;
     ws.bar_waiting = 0;
     ws.gen = 0;

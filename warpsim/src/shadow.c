@@ -930,36 +930,45 @@ enter_full(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
     l->clock += WS_STEP_CYCLES;
     if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0))
         return ws_its_hop(l, addr, pc, after);
+    ws_its_bound(l);
     return after(addr, pc);
 }
 
 /*
  * The whole of a plain access under its when nothing out of the ordinary
  * happens: no picture is drawn, the block progressed in the last
- * WS_SPIN_FROM steps, the lane neither ends its quantum nor reaches a
- * step that the livelock bookkeeping acts on (steps_next), the site is
+ * WS_SPIN_FROM steps, the lane reaches no step that the livelock
+ * bookkeeping acts on or that ends its quantum (steps_next), the site is
  * known to stay inside its __shared__ variable (or the address inside the
  * device allocation touched last), and fast_gran takes the access.
- * Everything is decided before anything changes: otherwise it hands the
- * access, untouched, to full (the point and the check as for the other
- * models), with a tail call.
+ * Each part is decided before it changes anything: a point that is not
+ * the common case goes, untouched, to full (the point and the check as
+ * for the other models), a check to the hook's after half, both with a
+ * tail call.
  */
 static inline __attribute__((always_inline)) ws_hop
 enter_its(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
-          ws_hop (*full)(uintptr_t, uintptr_t))
+          ws_hop (*full)(uintptr_t, uintptr_t), ws_check_fn *after)
 {
     ws_lane *l = ws.cur;
-    uint64_t steps, lsteps;
     uintptr_t off;
     uint32_t stamp;
     gran *g;
-    if (!ws.its_fast || !l)
+    /* (While its_fast is set, a launch runs and ws.cur is a lane: a hook
+     * finds no lane only in host code. steps_next is no further than the
+     * end of the quantum.) */
+    if (!ws.its_fast || ws.steps + 1 - ws.progress_step >= WS_SPIN_FROM ||
+        l->steps + 1 >= l->steps_next)
         return full(addr, pc);
-    steps = ws.steps + 1;
-    lsteps = l->steps + 1;
-    if (steps - ws.progress_step >= WS_SPIN_FROM || lsteps >= l->steps_next ||
-        l->quantum + 1 >= WS_ITS_QUANTUM)
-        return full(addr, pc);
+    /* The point, as enter_full makes it here. */
+    ws.steps++;
+    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
+    l->pc = pc;
+    l->steps++;
+    l->clock += WS_STEP_CYCLES;
+    l->quantum++;
+    /* The check; where it is not the common case, the hook's after half
+     * makes it. */
     if (shared) {
         uintptr_t caller;
         const site_var *sv;
@@ -968,30 +977,24 @@ enter_its(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
         sv = &site_vars[((pc ^ (caller << 3)) >> 1) & 4095];
         if (!(sv->pc == pc && sv->caller == caller && sv->hits >= 2 &&
               off >= sh_var_lo[sv->var - 1] && off + size <= sh_var_hi[sv->var - 1]))
-            return full(addr, pc);
+            return after(addr, pc);
         stamp = ws.block_stamp;
         g = &sh_shadow[off >> 2];
     } else {
         gran *c;
         if (!(addr >= live_lo && addr + size <= live_hi))
-            return full(addr, pc);
+            return after(addr, pc);
         off = addr - ws_arena_lo;
         c = chunks[off >> CHUNK_SHIFT];
         if (!c)
-            return full(addr, pc);
+            return after(addr, pc);
         stamp = ws.launch_id;
         g = &c[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
     }
     if ((off & 3) + size > 4 ||
         !fast_gran(g, stamp, ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
-        return full(addr, pc);
-    /* What the point and the check would have done besides. */
-    ws.steps = steps;
-    l->pos_depth = l->depth < WS_MAX_FRAMES ? l->depth : WS_MAX_FRAMES;
-    l->pc = pc;
-    l->steps = lsteps;
-    l->clock += WS_STEP_CYCLES;
-    l->quantum++;
+        return after(addr, pc);
+    /* What the check does besides (fast_gran changed nothing else). */
     ws.accesses++;
     l->clock_polls = 0;
     if (flags & WS_ACC_WRITE) {
@@ -1029,7 +1032,7 @@ enter_its(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
     NO_SLP ws_hop ws_enter_##hook##_##mem(uintptr_t addr, uintptr_t pc)     \
     {                                                                       \
         return enter_its(addr, bytes, flags, pc, shared,                    \
-                         enter_full_##hook##_##mem);                        \
+                         enter_full_##hook##_##mem, ws_after_##hook##_##mem); \
     }
 #define FAST_any(hook, bytes, flags, mem, shared)                           \
     NO_SLP ws_hop ws_enter_##hook##_##mem(uintptr_t addr, uintptr_t pc)     \

@@ -146,8 +146,10 @@ typedef struct ws_lane {
     uintptr_t pc;
 
     uint32_t clock_polls;         /* clock64() calls since its last memory access */
+    int queued;                   /* its and random: ready, with an entry to be picked */
     uint64_t steps;               /* scheduling points while the block progressed */
-    uint64_t steps_next;          /* the next of them with something to do (below) */
+    uint64_t steps_next;          /* the next of them with something to do (below;
+                                   * its: or where its quantum ends) */
     uintptr_t rd1, rd2;           /* the last two addresses it read */
     uint32_t acq;                 /* sync.c: what it acquired */
     uint32_t vclk;                /* vc[lane], its own entry, where every check reads it */
@@ -424,6 +426,17 @@ static inline void ws_point_book(ws_lane *l, uintptr_t pc)
     }
 }
 
+/* its: brings l->steps_next down to where the lane's quantum ends (the
+ * step before), so that shadow.c's enter_its, which adds one to both
+ * steps and quantum, need not look at the quantum. After every point
+ * under its that did not yield. */
+static inline void ws_its_bound(ws_lane *l)
+{
+    uint64_t end = l->steps + (WS_ITS_QUANTUM - 1 - l->quantum);
+    if (l->steps_next > end)
+        l->steps_next = end;
+}
+
 /* A scheduling point of the running lane l at pc: the bookkeeping, and
  * the model may hand over to another lane. Returns the context to switch
  * to, or NULL when l goes on; the caller switches. */
@@ -441,6 +454,7 @@ static inline ws_ctx *ws_point_to(ws_lane *l, uintptr_t pc)
         l->quantum = 0;
         return ws_yield_to(l);
     }
+    ws_its_bound(l);
     return NULL;
 }
 
