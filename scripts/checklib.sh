@@ -469,20 +469,25 @@ locate_line() {
         grep -v -E '^warpsim: [0-9]+ race' | head -n 1)
     if [ -z "$line" ] && [ "$RUN_RC" = 125 ] && [ -n "$CHECK_HUNG_FIRST" ]; then
         line="$CHECK_HUNG_FIRST; then the check's ${CHECK_BUDGET}s ran out"
-    elif [ -z "$line" ] && [ "$RUN_RC" = 124 ] && [ "${RUN_LIMIT:-$CHECK_TIMEOUT}" -lt "$CHECK_TIMEOUT" ]; then
-        line=$(printf '%s\n' "$RUN_OUT" | grep '^launch: ' | tail -n 1)
-        line="stopped after ${RUN_LIMIT}s${line:+ in kernel ${line#launch: } (the last it launched)}, when the check's ${CHECK_BUDGET}s ran out"
     elif [ -z "$line" ] && [ "$RUN_RC" = 124 ]; then
-        line=$(printf '%s\n' "$RUN_OUT" | grep '^launch: ' | tail -n 1)
-        if [ -n "$line" ]; then
-            line="it never ended: stopped after ${RUN_LIMIT:-$CHECK_TIMEOUT}s in kernel ${line#launch: } (the last it launched)"
+        line="stopped after ${RUN_LIMIT:-$CHECK_TIMEOUT}s$(printf '%s\n' "$RUN_OUT" | in_kernel)"
+        if [ "${RUN_LIMIT:-$CHECK_TIMEOUT}" -lt "$CHECK_TIMEOUT" ]; then
+            line="$line, when the check's ${CHECK_BUDGET}s ran out"
         else
-            line="it never ended: stopped after ${RUN_LIMIT:-$CHECK_TIMEOUT}s"
+            line="it never ended: $line"
         fi
     fi
     [ -n "$line" ] || line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E '^ +[a-z][a-z ]* -?[0-9]+: expected ')
     [ -n "$line" ] || line="exit status $RUN_RC: $(describe_rc "$RUN_RC")"
     printf '%s\n' "$line" | sed 's/^=* *//'
+}
+
+# in_kernel: " in kernel K<<<B, T>>> (the last it launched)" from the last
+# "launch:" line of the output on stdin; nothing when there is none.
+in_kernel() {
+    local line
+    line=$(grep '^launch: ' | tail -n 1)
+    [ -z "$line" ] || printf ' in kernel %s (the last it launched)' "${line#launch: }"
 }
 
 # diag_failure STATUS_TEXT CMD...: the # lines of a failed expectation:
@@ -1047,7 +1052,7 @@ check_prefetch() {
 # one by one: its remaining runs not run) names it.
 CHECK_HUNG_FIRST=
 check_hung_first() {
-    local k limit line under
+    local k limit under
     local -a cmd
     for ((k = 1; k <= $1; k++)); do
         # (N.limit: the run's own bound stopped it; a tool's batch that did
@@ -1058,9 +1063,8 @@ check_hung_first() {
         under=''
         [ "${CHECK_PLAN_TOOL[k]}" = - ] || under=" (under ${CHECK_PLAN_TOOL[k]})"
         program_of "${cmd[@]}"
-        line=$(grep '^launch: ' "$CHECK_BATCH_DIR/$k.log" 2>/dev/null | tail -n 1)
         CHECK_HUNG_FIRST="${PROGRAM_OF##*/} never ended in a run made first$under: stopped after ${limit}s"
-        [ -z "$line" ] || CHECK_HUNG_FIRST+=" in kernel ${line#launch: } (the last it launched)"
+        CHECK_HUNG_FIRST+=$(in_kernel 2>/dev/null <"$CHECK_BATCH_DIR/$k.log")
         return
     done
 }

@@ -428,10 +428,9 @@ static inline ws_lane *lockstep_next(void)
     return NULL;
 }
 
+/* its and random: the lane to run next, or NULL. */
 static inline ws_lane *next_lane(void)
 {
-    if (ws_cfg.model == WS_LOCKSTEP)
-        return lockstep_next();
     if (ws.live <= 0)
         return NULL;
     return heap_pop();
@@ -710,7 +709,7 @@ static int lockstep_step(void)
     step_pc_or = 0;
     step_pc_and = ~(uintptr_t)0;
     ws.frames_moved = 0;
-    min = next_lane();              /* the step's lanes run in lane order */
+    min = lockstep_next();          /* the step's lanes run in lane order */
     if (min)
         run_lane(min);
     /* The lanes that ran stopped at one position when they stopped at one
