@@ -586,11 +586,40 @@ races(const rec *p, const rec *cur, int flags, const view *me)
            !ordered(p, me);
 }
 
+/* A chunk's shadow: its granules, CHUNK_GRANS * sizeof(gran) = 2 MiB, then
+ * their agrans (atomics only). For an allocation of a chunk or more, the
+ * granules lie on a 2 MiB boundary, on a huge page where the system gives
+ * one: one page fault instead of 512, each of which costs more than the
+ * checks of the accesses that touch the page. A smaller allocation's shadow
+ * is a few small pages (a huge page would be 2 MiB to clear). */
+_Static_assert(((CHUNK_GRANS * sizeof(gran)) & (CHUNK_GRANS * sizeof(gran) - 1)) == 0,
+               "a chunk's granules fill a power of two of bytes, the boundary chunk_alloc aligns to");
+
+static gran *chunk_alloc(int huge_pages)
+{
+    const size_t huge = CHUNK_GRANS * sizeof(gran), bytes = huge + CHUNK_GRANS * sizeof(agran);
+    char *p, *q;
+    if (!huge_pages)
+        return ws_zalloc(bytes);
+    p = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    q = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+    if (q > p)
+        munmap(p, (size_t)(q - p));
+    munmap(q + bytes, (size_t)(p + huge - q));
+#ifdef MADV_HUGEPAGE
+    madvise(q, huge, MADV_HUGEPAGE);
+#endif
+    return (gran *)q;
+}
+
 static gran *global_gran(uintptr_t off)
 {
     gran **c = &chunks[off >> CHUNK_SHIFT];
     if (__builtin_expect(!*c, 0)) {
-        *c = ws_zalloc(CHUNK_GRANS * (sizeof(gran) + sizeof(agran)));
+        uint32_t a = page_alloc[off >> PAGE_SHIFT];
+        *c = chunk_alloc(a && allocs[a - 1].size >= ((size_t)1 << CHUNK_SHIFT));
         if (!*c) {
             fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
             exit(2);
@@ -616,11 +645,15 @@ check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int qu
            int shared, uintptr_t addr, size_t size, uintptr_t pc)
 {
     int i, reported = 0;
+    /* whether an atomic of this launch or block run is recorded: else the
+     * agran holds none to check (stamps only grow), and is not read (its
+     * pages are touched by atomics only) */
+    int atoms = s->astamp == cur->stamp;
     if (!quiet) {
         const rec *hit = NULL;
         if (races(&s->w, cur, flags, me))
             hit = &s->w;
-        for (i = 0; i < 2 && !hit; i++)
+        for (i = 0; i < 2 && !hit && atoms; i++)
             if (races(&at->a[i], cur, flags, me))
                 hit = &at->a[i];
         for (i = 0; i < WS_NREADS && !hit && (flags & WS_ACC_WRITE); i++)
@@ -631,7 +664,7 @@ check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int qu
                 report_race(hit, cur, addr, size, shared);
             reported = 1;
         } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur->stamp &&
-                   at->a[0].stamp != cur->stamp && at->a[1].stamp != cur->stamp) {
+                   (!atoms || (at->a[0].stamp != cur->stamp && at->a[1].stamp != cur->stamp))) {
             report_uninit(me->l, addr, size, pc);
             reported = 1;
         }
