@@ -5,7 +5,11 @@
 # tests to run include the lesson files (TESTS: tests/, tests/lessons*.bats),
 # also every lesson alone, with nvcc, from one clean copy (--alone below).
 # A test file run alone (bats tests/FILE.bats) builds what it needs itself.
-# TEST_JOBS=N builds N things at a time (default: the number of cores).
+# TEST_JOBS=N builds N things at a time, never more than the cores (the
+# default): one lesson a core, each lesson's make one program at a time.
+# (Builds beyond the cores cost CPU time: on 2 cores the nvcc builds below
+# took 68 CPU-seconds three lessons at a time, each make -j2, and 61 two at
+# a time, each make -j1, and 3 s less.)
 #
 # test-prep.sh --alone: only the nvcc builds, into tests/build/alone/: a
 # copy of the working tree with no build outputs, where each lesson is built
@@ -20,7 +24,9 @@
 # Exit status: 0 built, 1 a build failed (its output is shown).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+cores=$(nproc 2>/dev/null || echo 1)
+jobs=${TEST_JOBS:-$cores}
+[ "$jobs" -le "$cores" ] 2>/dev/null || jobs=$cores
 
 # build_alone: the nvcc builds of --alone.
 build_alone() {
@@ -42,7 +48,7 @@ build_alone() {
         # shellcheck disable=SC2016   # $1, $2 and $3 are the inner shell's
         # the later lessons, with CUB and Cooperative Groups, take longest: first
         for d in lessons/[0-9][0-9]-*/; do d=${d%/}; printf '%s\n' "${d#lessons/}"; done | sort -r |
-            xargs -P "$jobs" -I{} sh -c 'make --no-print-directory -C "$1/lessons/$2" $3 >"$1/$2.log" 2>&1
+            xargs -P "$jobs" -I{} sh -c 'make -j1 --no-print-directory -C "$1/lessons/$2" $3 >"$1/$2.log" 2>&1
                 echo $? >"$1/$2.rc"' sh "$dir" {} "$sm"
         echo "nvcc $(nvcc --version | tail -n 1) $sm" >"$dir/.done"
     ) 9>tests/build/alone.lock
@@ -61,7 +67,7 @@ if ! make -s --no-print-directory -j"$jobs" -C warpsim all tests >"$log" 2>&1; t
 fi
 # shellcheck disable=SC2016   # $1 and $out are the inner shell's
 if ! for d in lessons/[0-9][0-9]-*/; do printf '%s\n' "$d"; done |
-    xargs -P "$jobs" -I{} sh -c 'out=$(make -s --no-print-directory -C "$1" emu build/verify 2>&1) ||
+    xargs -P "$jobs" -I{} sh -c 'out=$(make -j1 -s --no-print-directory -C "$1" emu build/verify 2>&1) ||
         { printf "%s\n" "$out"; exit 1; }' sh {} >"$log"; then
     cat "$log"; echo "test-prep.sh: a lesson's warpsim programs did not build" >&2; exit 1
 fi
