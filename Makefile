@@ -46,7 +46,9 @@ compat:
 # idle; GNU parallel), each file's tests in order. The TAP output ends with
 # one line, "N passed, N failed" (", N skipped" when some were), counted
 # from the TAP lines; the exit status is bats's. The longest files start
-# first (TEST_FIRST), so that the last ones to start are short.
+# first (TEST_FIRST), so that the last ones to start are short. The tests'
+# makes get none of this make's flags (MAKEFLAGS=): under make -j test they
+# would find a jobserver they cannot reach.
 TEST_FIRST := tests/lessons.bats tests/checker.bats tests/docs.bats tests/browser.bats \
               tests/warpsim-portable.bats tests/warpsim.bats tests/lessons-own.bats \
               tests/lab.bats tests/toolkit.bats tests/warpsim-corpus.bats
@@ -55,9 +57,9 @@ TESTS ?= $(filter $(TEST_FILES),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(sort
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test:
 	@scripts/need-tools.sh test
-	@TEST_JOBS=$(TEST_JOBS) TESTS="$(TESTS)" scripts/test-prep.sh
+	@MAKEFLAGS= TEST_JOBS=$(TEST_JOBS) TESTS="$(TESTS)" scripts/test-prep.sh
 	@$(if $(JUNIT),mkdir -p $(JUNIT) &&) rc=$$(mktemp); \
-	{ PARALLEL=--will-cite bats --formatter tap \
+	{ MAKEFLAGS= PARALLEL=--will-cite bats --formatter tap \
 	    $(if $(filter-out 0 1,$(TEST_JOBS)),--jobs $(TEST_JOBS) --no-parallelize-within-files) \
 	    $(if $(JUNIT),--report-formatter junit --output $(JUNIT)) \
 	    $(BATS_FLAGS) $(TESTS); echo $$? >"$$rc"; } | awk ' \

@@ -52,11 +52,15 @@
 #   CHECK_FIRST_FAIL=1 the checker stops at its first failed expectation
 #   HOST_CC=cc         the C compiler for build/verify
 # Programs are built side by side, one per core, unless make is given -j
-# (make -j1: one at a time).
+# (make -j1: one at a time) or is run by a make that shares its jobs with
+# it (a jobserver: forcing -j there would only warn, "resetting jobserver
+# mode", as make check-wrong's makes of each fix did).
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 LESSON := $(notdir $(CURDIR))
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+ifeq ($(filter -j% --jobserver%,$(shell printenv MAKEFLAGS)),)
+  MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 
 # Settings that are either 1 or unset, and SRC, checked before anything else.
 ifneq ($(filter-out 1,$(EMU)),)

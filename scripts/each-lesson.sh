@@ -18,6 +18,13 @@
 # long its make took (its check, where its build ran before), the last
 # line the whole.
 set -u
+# A make -j at the top that runs this script passes its jobserver in
+# MAKEFLAGS, but not the jobserver's file descriptors (its recipe is no
+# recursive make): the lessons' makes would each warn "jobserver
+# unavailable". They get the -j without it (mk/lesson.mk forces no -j of
+# its own then).
+MAKEFLAGS=$(printf '%s' "${MAKEFLAGS-}" | sed -E 's/(^| )--jobserver-(auth|fds)=[^ ]*//g')
+export MAKEFLAGS
 target=${1:?usage: each-lesson.sh TARGET LESSON_DIR...}
 shift
 make=${MAKE:-make}

@@ -124,6 +124,17 @@ print("ok")' "$out/results.json"
     done
 }
 
+@test "make -j at the top gives the lessons' makes its -j without a word about its jobserver" {
+    printf 'all:\n\t@%s/scripts/each-lesson.sh help %s\n' "$REPO" "$T/lessons/01-shfl-reduction" \
+        >"$BATS_TEST_TMPDIR/Makefile"
+    run make -j2 --no-print-directory -C "$BATS_TEST_TMPDIR"
+    echo "$output"
+    assert_success
+    assert_line --partial '01-shfl-reduction: ok'
+    refute_output --partial 'jobserver'
+    refute_output --partial 'warning'
+}
+
 @test "make check-wrong rejects a JOBS that is not a count, and MINE that is not a plain name" {
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check-wrong JOBS=0
     assert_failure 2
