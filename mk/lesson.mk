@@ -26,6 +26,9 @@
 #   MINE=NAME    where SRC's programs go: build/NAME and build/emu/NAME
 #                (default: mine; make check-wrong uses wrong/F for each fix)
 #   JOBS=N       make check-wrong checks N wrong fixes at once (default 1)
+#   WRONG="wrong/a.cu wrong/b.cu"
+#                the wrong fixes make check-wrong checks (default: every
+#                wrong/*.cu)
 #   ARGS="..."   arguments for `make run` instead of RUN_ARGS
 #   V=1          show the commands
 #   NVCC, NVCCFLAGS; WS_CC, WS_FLAGS for warpsim (mk/warpsim.mk)
@@ -404,7 +407,13 @@ endif
 # under its own name (build/wrong/F, build/emu/wrong/F), so that JOBS=N of
 # them run at once; what they share (build/verify, the harness objects,
 # warpsim) is built first. The TAP lines come out in order once all have run.
-WRONG := $(sort $(wildcard wrong/*.cu))
+ifeq ($(origin WRONG),command line)
+  ifneq ($(filter-out $(wildcard $(WRONG)),$(WRONG)),)
+    $(error $(LESSON): WRONG=$(WRONG): no such file: $(filter-out $(wildcard $(WRONG)),$(WRONG)))
+  endif
+else
+  WRONG := $(sort $(wildcard wrong/*.cu))
+endif
 WRONG_LIMIT ?= 150
 .PHONY: check-wrong-one
 check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB)) \

@@ -135,10 +135,14 @@ print("ok")' "$out/results.json"
     refute_output --partial 'warning'
 }
 
-@test "make check-wrong rejects a JOBS that is not a count, and MINE that is not a plain name" {
+@test "make check-wrong rejects a JOBS that is not a count, WRONG that names no file, and MINE that is not a plain name" {
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check-wrong JOBS=0
     assert_failure 2
     assert_output --partial 'JOBS=0: JOBS is how many wrong fixes make check-wrong checks at once'
+    run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check-wrong \
+        WRONG="wrong/leader-lane-31.cu wrong/no-such-fix.cu"
+    assert_failure 2
+    assert_output --partial 'WRONG=wrong/leader-lane-31.cu wrong/no-such-fix.cu: no such file: wrong/no-such-fix.cu'
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check JOBS=abc
     assert_failure 2
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check EMU=1 SRC=sync.cu MINE=../elsewhere

@@ -163,7 +163,7 @@ check_verdict() {
     assert_output --regexp '^same: [0-9]+ numbers$'
 }
 
-@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound" {
+@test "every wrong fix in wrong/ is rejected on warpsim, with a locating line, within the bound (WRONG=: those that end; the next test: the others)" {
     each_lesson assert_wrong_fixes_rejected
 }
 
@@ -173,15 +173,6 @@ check_verdict() {
 declare -gA NEVER_ENDS_LOCATE=(
     [03-syncwarp-races]='^# locate: HANG detected: .* at hang-spins\.cu:[0-9]+'
 )
-
-# never_ends NAME: the wrong fixes of lessons/NAME whose kernel never ends
-# (wrong/never-ends*.cu, wrong/hang*.cu).
-never_ends() {
-    local f
-    for f in "$REPO/lessons/$1"/wrong/never-ends*.cu "$REPO/lessons/$1"/wrong/hang*.cu; do
-        [ ! -f "$f" ] || echo "$f"
-    done
-}
 
 # start_never_ends: for each lesson's never_ends file F, in the background,
 # make check SRC=F (built as build/emu/F's name), its output and "STATUS
