@@ -22,19 +22,36 @@ setup() {
     SYNC=$L/build/emu/sync
 }
 
-@test "warpsim and a lesson build for it from a clean copy, with no warnings" {
+# One clean build of warpsim serves two tests: the lessons' makes start it
+# side by side (mk/lesson.mk's lock builds each object once between them),
+# then warpsim's own make builds the rest.
+@test "warpsim and two lessons build for it from a clean copy side by side, with no warnings, warpsim's objects once (mk/lesson.mk's lock)" {
     command -v gcc >/dev/null || skip "gcc not found"
-    copy_repo "$BATS_TEST_TMPDIR/repo"
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/warpsim" all tests
+    local r=$BATS_TEST_TMPDIR/repo rc=0 d
+    copy_repo "$r"
+    make --no-print-directory -C "$r/lessons/01-shfl-reduction" emu >"$BATS_TEST_TMPDIR/a" 2>&1 &
+    make --no-print-directory -C "$r/lessons/07-warp-scan" emu >"$BATS_TEST_TMPDIR/b" 2>&1 || rc=1
+    wait $! || rc=1
+    run cat "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    echo "$output"
+    [ "$rc" -eq 0 ] || fail "a lesson's make failed"
+    refute_output --partial warning
+    for d in 01-shfl-reduction 07-warp-scan; do
+        [ -x "$r/lessons/$d/build/emu/sync" ] || fail "no $d/build/emu/sync"
+        [ -x "$r/lessons/$d/build/emu/legacy" ] || fail "no $d/build/emu/legacy"
+    done
+    if command -v flock >/dev/null; then
+        run grep -h -oE "CC +warpsim/build/obj/[a-z_]+\.o" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+        assert_line --partial "obj/sched.o"
+        assert_equal "$(sort <<<"$output" | uniq -d)" ""      # no object compiled twice
+    else
+        echo "no flock here: lessons made side by side may build warpsim's objects twice"
+    fi
+    run make --no-print-directory -C "$r/warpsim" all tests
     echo "$output"
     assert_success
     refute_output --partial warning
-    run make --no-print-directory -C "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction" emu
-    echo "$output"
-    assert_success
-    refute_output --partial warning
-    [ -x "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction/build/emu/sync" ]
-    [ -x "$BATS_TEST_TMPDIR/repo/lessons/01-shfl-reduction/build/emu/legacy" ]
+    [ -x "$r/warpsim/build/warpsim" ] || fail "no warpsim/build/warpsim"
 }
 
 @test "a program built for warpsim links no sanitizer runtime and needs no executable stack" {
@@ -419,22 +436,6 @@ PY
     assert_line --partial 'pictures.sh: 99-nowhere x: no '
 }
 
-@test "lessons made side by side build warpsim's objects once between them (mk/lesson.mk's lock)" {
-    command -v flock >/dev/null || skip "no flock here: lessons made side by side may build warpsim twice"
-    WS_RACE_B=build/side-by-side-$$        # a fresh build folder of warpsim's
-    local sb=$BATS_TEST_TMPDIR/sb
-    lesson_sandbox "$sb" 01-shfl-reduction 07-warp-scan
-    make -C "$sb/lessons/01-shfl-reduction" build/emu/sync WS_B="$WS_RACE_B" >"$BATS_TEST_TMPDIR/a" 2>&1 &
-    make -C "$sb/lessons/07-warp-scan" build/emu/sync WS_B="$WS_RACE_B" >"$BATS_TEST_TMPDIR/b" 2>&1
-    local rc=$?
-    wait $! || rc=1
-    cat "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
-    [ "$rc" -eq 0 ] || fail "a lesson's make failed"
-    run grep -h -oE "CC +warpsim/$WS_RACE_B/obj/[a-z_]+\.o" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
-    assert_line --partial "obj/sched.o"
-    assert_equal "$(sort <<<"$output" | uniq -d)" ""      # no object compiled twice
-}
-
 @test "same-reports.sh explains itself, and a missing or unknown base is one line and exit 2" {
     run "$REPO/warpsim/same-reports.sh" --help
     assert_success
@@ -449,8 +450,4 @@ PY
     run "$REPO/warpsim/same-reports.sh" --bogus
     assert_failure 2
     assert_output "same-reports.sh: unknown option '--bogus' (try --help)"
-}
-
-teardown() {
-    [ -z "${WS_RACE_B:-}" ] || rm -rf "$REPO/warpsim/$WS_RACE_B"
 }
