@@ -597,7 +597,10 @@ run_limited() {
         RUN_OUT=$("${lock[@]}" "${cmd[@]}" 2>&1)
     fi
     RUN_RC=$?
-    check_time_note "$t0" "$([ -n "$CHECK_IN_JOB" ] && echo shared || echo alone)" "${model:+$model }$*"
+    if [ -n "${CHECK_TIME_LOG:-}" ]; then
+        if [ -n "$CHECK_IN_JOB" ]; then f=shared; else f=alone; fi
+        check_time_note "$t0" "$f" "${model:+$model }$*"
+    fi
     [ "$RUN_RC" -ne 137 ] || RUN_RC=124
 }
 
@@ -731,10 +734,16 @@ warpsim_clean() {
     [[ $WS_SUMMARY == '0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'* ]]
 }
 
-# result_of: the detail of the last run's `result:` line.
-result_of() {
+# result_of: the detail of the last run's `result:` line; RESULT_OF holds
+# it after result_of_set (no subshell: a check reads hundreds).
+RESULT_OF=
+result_of_set() {
     last_match '^result: [A-Za-z]* \((.*)\)$'
-    [ -z "$LAST_MATCH" ] || printf '%s\n' "$LAST_MATCH"
+    RESULT_OF=$LAST_MATCH
+}
+result_of() {
+    result_of_set
+    [ -z "$RESULT_OF" ] || printf '%s\n' "$RESULT_OF"
 }
 
 # expect_right WHAT CMD...: the program must match the CPU (exit 0, result: ok);
@@ -794,11 +803,13 @@ expect_wrong() {
     case "$RUN_RC" in
         1)  if run_says 'result: WRONG'; then
                 ok "$what"
-                diag "$(result_of)"
+                result_of_set
+                diag "$RESULT_OF"
                 return
             fi ;;
         0)  not_ok "$what"
-            diag "it matched the CPU ($(result_of)): the bug did not show on this run"
+            result_of_set
+            diag "it matched the CPU ($RESULT_OF): the bug did not show on this run"
             return ;;
     esac
     not_ok "$what"
@@ -862,9 +873,10 @@ observe() {
     check_cached_as any - "$VERIFY" "$@" || run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
     [ "$PRE_VOLTA" = 0 ] || why='pre-Volta scheduling made it right; that is not correctness'
+    result_of_set
     case "$RUN_RC" in
-        0) diag "$what: matched the CPU ($(result_of)); $why" ;;
-        1) diag "$what: wrong ($(result_of))" ;;
+        0) diag "$what: matched the CPU ($RESULT_OF); $why" ;;
+        1) diag "$what: wrong ($RESULT_OF)" ;;
         *) diag "$what: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" ;;
     esac
 }
