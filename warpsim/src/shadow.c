@@ -614,18 +614,26 @@ static gran *chunk_alloc(int huge_pages)
     return (gran *)q;
 }
 
-static gran *global_gran(uintptr_t off)
+/* The chunk of off, made on its first access (out of line: the caller's
+ * short path stays short). */
+static __attribute__((noinline, cold)) gran *chunk_new(uintptr_t off)
 {
-    gran **c = &chunks[off >> CHUNK_SHIFT];
-    if (__builtin_expect(!*c, 0)) {
-        uint32_t a = page_alloc[off >> PAGE_SHIFT];
-        *c = chunk_alloc(a && allocs[a - 1].size >= ((size_t)1 << CHUNK_SHIFT));
-        if (!*c) {
-            fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
-            exit(2);
-        }
+    uint32_t a = page_alloc[off >> PAGE_SHIFT];
+    gran *c = chunk_alloc(a && allocs[a - 1].size >= ((size_t)1 << CHUNK_SHIFT));
+    if (!c) {
+        fprintf(stderr, "warpsim: out of host memory for shadow memory\n");
+        exit(2);
     }
-    return &(*c)[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
+    chunks[off >> CHUNK_SHIFT] = c;
+    return c;
+}
+
+static inline __attribute__((always_inline)) gran *global_gran(uintptr_t off)
+{
+    gran *c = chunks[off >> CHUNK_SHIFT];
+    if (__builtin_expect(!c, 0))
+        c = chunk_new(off);
+    return &c[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
 }
 
 /* The atomics of the granule at off (global_gran made its chunk). */
