@@ -1199,6 +1199,9 @@ static inline int lesson_dump_read_ints(FILE *f, const char *name, int *a, long 
 static pid_t lesson_verify_child = 0;
 static int lesson_verify_group = 0;     /* --timeout: the program leads a process group */
 static volatile sig_atomic_t lesson_verify_expired = 0;
+/* The file the program writes its results to ($TMPDIR or /tmp), once made:
+ * removed however verify ends, a signal or its time running out included. */
+static char lesson_verify_tmp[4096];
 
 /* Passes a signal on to the program (its whole process group under
  * --timeout), then takes it. */
@@ -1206,6 +1209,8 @@ static void lesson_verify_forward(int sig)
 {
     if (lesson_verify_child > 0)
         kill(lesson_verify_group ? -lesson_verify_child : lesson_verify_child, sig);
+    if (lesson_verify_tmp[0])
+        unlink(lesson_verify_tmp);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -1216,8 +1221,11 @@ static void lesson_verify_forward(int sig)
 static void lesson_verify_alarm(int sig)
 {
     (void)sig;
-    if (lesson_verify_child <= 0)
+    if (lesson_verify_child <= 0) {
+        if (lesson_verify_tmp[0])
+            unlink(lesson_verify_tmp);
         _exit(124);
+    }
     kill(-lesson_verify_child, lesson_verify_expired ? SIGKILL : SIGTERM);
     lesson_verify_expired = 1;
     alarm(5);
@@ -1232,6 +1240,7 @@ static void lesson_verify_usage(const char *self)
            "wrote to FILE against the CPU reference computed here from the same\n"
            "ARGS. The verdict is the one `result:` line this program prints; a\n"
            "`result:` line that PROGRAM prints is shown as its own words only.\n"
+           "FILE is made in $TMPDIR (default /tmp) and removed however this ends.\n"
            "--wrap WORD puts WORD before PROGRAM (repeat it for a command such as\n"
            "compute-sanitizer --tool racecheck).\n"
            "--timeout SECONDS stops the program (its process group: SIGTERM, then\n"
@@ -1306,8 +1315,7 @@ static FILE *lesson_verify_results(const char *path, const char *name, int code,
 static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
                                         char ***args_argv, int *status)
 {
-    char tmp[] = "/tmp/lesson-dump-XXXXXX";
-    char *path = tmp, **cmd;
+    char *path = NULL, **cmd;
     const char *judge = NULL;
     int first = 1, ncmd = 0, fds[2], fd, i, wstatus;
     long seconds = 0;
@@ -1358,10 +1366,20 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
         return lesson_verify_results(path, name, wstatus, argc, argv, first,
                                      args_argc, args_argv, status);
     }
-    fd = mkstemp(path);
-    if (fd < 0)
-        lesson_fail(LESSON_USAGE, "cannot make a file in /tmp: %s", strerror(errno));
-    close(fd);
+    {
+        const char *dir = getenv("TMPDIR");
+        char made[sizeof lesson_verify_tmp];
+        if (!dir || !*dir)
+            dir = "/tmp";
+        if (snprintf(made, sizeof made, "%s/lesson-dump-XXXXXX", dir) >= (int)sizeof made)
+            lesson_fail(LESSON_USAGE, "TMPDIR is too long a path");
+        fd = mkstemp(made);
+        if (fd < 0)
+            lesson_fail(LESSON_USAGE, "cannot make a file in %s: %s", dir, strerror(errno));
+        close(fd);
+        memcpy(lesson_verify_tmp, made, strlen(made) + 1);   /* before any handler is set */
+        path = lesson_verify_tmp;
+    }
     cmd = (char **)lesson_host_alloc(sizeof(char *) * (size_t)(argc + 3), "the command");
     for (i = seconds ? 3 : 1; i < first; i += 2)
         cmd[ncmd++] = argv[i + 1];

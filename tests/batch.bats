@@ -172,3 +172,26 @@ steady() { grep -v -e '^# made first: ' -e 'results written to' <<<"$1"; }
     run "$L/build/verify" --timeout 20 "$FIXTURES/watchdog.sh"
     assert_failure 3
 }
+
+@test "verify makes the program's results file in TMPDIR and removes it however it ends, stopped by a signal too" {
+    local pid i d=$T/tmpdir
+    mkdir -p "$d"
+    TMPDIR=$d run "$L/build/verify" "$E/sync" -n 1000
+    assert_success
+    [ -z "$(ls -A "$d")" ] || fail "a right run left $(ls "$d")"
+    # SIGTERM while the program runs (one that ignores it): verify passes
+    # it on and ends, and takes the results file with it
+    NEVER_ENDS_PIDS=$T/pids-term TMPDIR=$d "$L/build/verify" "$FIXTURES/never-ends.sh" -n 1 \
+        >/dev/null 2>&1 3>&- &
+    pid=$!
+    for ((i = 0; i < 50; i++)); do [ -s "$T/pids-term" ] && break; sleep 0.1; done
+    [ "$(find "$d" -name 'lesson-dump-*' | wc -l)" -eq 1 ] || fail "no results file in TMPDIR while it runs"
+    kill -TERM "$pid"
+    wait "$pid" || true
+    # shellcheck disable=SC2046   # two pids
+    kill -9 $(cat "$T/pids-term") 2>/dev/null || true
+    [ -z "$(ls -A "$d")" ] || fail "verify stopped by SIGTERM left $(ls "$d")"
+    TMPDIR=/nonexistent-dir run "$L/build/verify" "$E/sync" -n 1000
+    assert_failure 2
+    assert_output --partial 'verify: cannot make a file in /nonexistent-dir: '
+}
