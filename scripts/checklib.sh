@@ -547,7 +547,7 @@ program_of() {
 # target under warpsim's MODEL. Sets RUN_OUT and RUN_RC (124 when stopped,
 # 125 when it did not run: the budget was spent).
 run_limited() {
-    local model=$1 left key f lock=(); shift 2
+    local model=$1 left key f mode lock=(); shift 2
     check_sync
     RUN_LIMIT=$CHECK_TIMEOUT
     if [ -n "$CHECK_PLAN" ]; then     # the pass that runs nothing
@@ -598,8 +598,8 @@ run_limited() {
     fi
     RUN_RC=$?
     if [ -n "${CHECK_TIME_LOG:-}" ]; then
-        if [ -n "$CHECK_IN_JOB" ]; then f=shared; else f=alone; fi
-        check_time_note "$t0" "$f" "${model:+$model }$*"
+        if [ -n "$CHECK_IN_JOB" ]; then mode=shared; else mode=alone; fi
+        check_time_note "$t0" "$mode" "${model:+$model }$*"
     fi
     [ "$RUN_RC" -ne 137 ] || RUN_RC=124
 }

@@ -586,15 +586,15 @@ races(const rec *p, const rec *cur, int flags, const view *me)
            !ordered(p, me);
 }
 
+_Static_assert(((CHUNK_GRANS * sizeof(gran)) & (CHUNK_GRANS * sizeof(gran) - 1)) == 0,
+               "a chunk's granules fill a power of two of bytes, the boundary chunk_alloc aligns to");
+
 /* A chunk's shadow: its granules, CHUNK_GRANS * sizeof(gran) = 2 MiB, then
  * their agrans (atomics only). For an allocation of a chunk or more, the
  * granules lie on a 2 MiB boundary, on a huge page where the system gives
  * one: one page fault instead of 512, each of which costs more than the
  * checks of the accesses that touch the page. A smaller allocation's shadow
  * is a few small pages (a huge page would be 2 MiB to clear). */
-_Static_assert(((CHUNK_GRANS * sizeof(gran)) & (CHUNK_GRANS * sizeof(gran) - 1)) == 0,
-               "a chunk's granules fill a power of two of bytes, the boundary chunk_alloc aligns to");
-
 static gran *chunk_alloc(int huge_pages)
 {
     const size_t huge = CHUNK_GRANS * sizeof(gran), bytes = huge + CHUNK_GRANS * sizeof(agran);
