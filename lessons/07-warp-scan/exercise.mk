@@ -1,0 +1,8 @@
+# exercise.mk - lesson 07's exercise, declared once. mk/lesson.mk (make check
+# SRC=), scripts/grade.sh (make grade), make classroom and make gradescope read it.
+#   EXERCISE_STARTER  the lesson file a student copies to mine.cu
+#   EXERCISE_PARTS    what is graded: each part a demonstration (a DEMO=
+#                     name of check.sh) and its points, NAME:POINTS; the
+#                     points add up to 10, full marks
+EXERCISE_STARTER := legacy.cu
+EXERCISE_PARTS := inclusive:2 exclusive:2 block:2 compact:1 ballot:2 device:1
