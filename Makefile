@@ -51,7 +51,7 @@ compat:
 # would find a jobserver they cannot reach.
 TEST_FIRST := tests/lessons.bats tests/checker.bats tests/docs.bats tests/browser.bats \
               tests/warpsim-portable.bats tests/warpsim.bats tests/lessons-own.bats \
-              tests/lab.bats tests/toolkit.bats tests/warpsim-corpus.bats
+              tests/lab.bats tests/labkit.bats tests/toolkit.bats tests/warpsim-corpus.bats
 TEST_FILES := $(wildcard tests/*.bats)
 TESTS ?= $(filter $(TEST_FILES),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(sort $(TEST_FILES)))
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))

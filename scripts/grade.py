@@ -758,14 +758,15 @@ def mode_class(args, lessons):
     return 0
 
 
-def mode_gradescope(args, lessons):
+def mode_gradescope(args):
     """A Gradescope run: writes results.json whatever happens."""
     root = Path(os.environ.get("AUTOGRADER_ROOT", "") or "/autograder")
     sub = root / "submission"
     out = root / "results"
+    out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        lessons = find_lessons(args.lessons)
         timeout = env_number("GRADE_TIMEOUT", TIMEOUT)
         broken = prepare(lessons)
         with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
@@ -786,7 +787,7 @@ def mode_gradescope(args, lessons):
             if res.problem:
                 print(f"    first problem: {res.problem}")
         print(f"Score {doc['score']}/{sum(t['max_score'] for t in doc['tests'])}")
-    except Exception as e:   # noqa: BLE001 - Gradescope needs a results.json whatever failed
+    except (Exception, Usage) as e:   # noqa: BLE001 - Gradescope needs a results.json whatever failed
         doc = {"score": 0, "execution_time": int(time.monotonic() - start),
                "output": f"The grader failed, not your submission: {type(e).__name__}: {e}. "
                          "Tell the course staff.", "visibility": "visible", "tests": []}
@@ -818,6 +819,8 @@ def main(argv):
             raise Usage(f"--jobs {args.jobs}: a count from 1")
         if sum(bool(x) for x in (args.submissions, args.part, args.gradescope)) > 1:
             raise Usage("--submissions, --part and --gradescope are one each")
+        if args.gradescope:
+            return mode_gradescope(args)
         lessons = find_lessons(args.lessons)
         if args.prepare:
             broken = prepare(lessons)
@@ -828,8 +831,6 @@ def main(argv):
             return mode_class(args, lessons)
         if args.part:
             return mode_part(args, lessons)
-        if args.gradescope:
-            return mode_gradescope(args, lessons)
         return mode_tree(args, lessons)
     except Usage as e:
         print(f"grade: {e}", file=sys.stderr)
