@@ -370,8 +370,8 @@ def grade_file(lesson, path, shown, mine, work, timeout, keep_build=False):
     env = check_env()
     strip = [str(folder) + "/", str(lesson.path) + "/",
              str(Path(os.path.realpath(lesson.path)).parent.parent) + "/"]
-    res.command = f"make -C {lesson.rel()} check SRC={shown} DEMO=\"{lesson.demo}\"" \
-        if len(lesson.parts) > 1 else f"make -C {lesson.rel()} check SRC={shown} DEMO={lesson.demo}"
+    demo = f'"{lesson.demo}"' if len(lesson.parts) > 1 else lesson.demo
+    res.command = f"make -C {lesson.rel()} check SRC={Path(shown).name} DEMO={demo}"
     start = time.monotonic()
     try:
         runs = grade_parts(lesson, copy, mine, timeout, env, res, [base, shown], strip)
@@ -477,10 +477,12 @@ def find_file(folder, lesson):
 
 
 def stray_files(folder, lessons):
-    """The .cu files of a submission that name no lesson (misnamed)."""
+    """The .cu files of a submission that name no lesson (misnamed): no
+    lesson graded, nor any other lesson beside them."""
     known = set()
     for lesson in lessons:
-        known |= {f"{lesson.name}.cu", f"{lesson.number}.cu"}
+        for p in list(lesson.path.parent.glob("[0-9][0-9]-*")) + [lesson.path]:
+            known |= {f"{p.name}.cu", f"{p.name.split('-', 1)[0]}.cu"}
     stray = []
     for root in submission_roots(folder):
         for p in sorted(root.glob("*.cu")):

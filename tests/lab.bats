@@ -182,6 +182,17 @@ l = grade.Lesson(sys.argv[2]); print(l.starter); print(" ".join(n for n, _ in l.
     done
 }
 
+@test "docs/pages/lab.md's table of exercises is each lesson's exercise.mk" {
+    local d name want
+    for d in "$REPO"/lessons/[0-9][0-9]-*/; do
+        name=$(basename "$d")
+        want=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import grade
+l = grade.Lesson(sys.argv[2])
+print(f"| {l.name} | `{l.starter}` | " + ", ".join(f"`{n}` {p}" for n, p in l.parts) + " |")' "$REPO/scripts" "$d")
+        grep -qxF -- "$want" "$REPO/docs/pages/lab.md" || fail "lab.md lacks: $want"
+    done
+}
+
 @test "make grade JUNIT=dir writes results.json in Gradescope's format and grade.xml, with a JSON and an XML library" {
     local out=$BATS_TEST_TMPDIR/reports
     printf 'pass:one say-demos\n' >"$FAKE/mine.cu"
