@@ -238,10 +238,11 @@ print(len(r.findall("testsuite")), len(r.findall(".//testcase")), len(r.findall(
     printf 'pass:two\n' >"$c/my lab/98.cu"
     cd "$BATS_TEST_TMPDIR"
     SECONDS=0
-    GRADE_TIMEOUT=3 GRADE_JOBS=4 run "$REPO/scripts/grade.py" --submissions "$c" --csv grades.csv "$FAKE"
+    GRADE_TIMEOUT=15 GRADE_JOBS=4 run "$REPO/scripts/grade.py" --submissions "$c" --csv grades.csv "$FAKE"
     echo "$output"
     assert_success
-    [ "$SECONDS" -lt 30 ] || fail "a class of 8 took ${SECONDS}s"
+    # the check that never ends is stopped after 15 s, not its 60
+    [ "$SECONDS" -lt 55 ] || fail "a class of 8 took ${SECONDS}s"
     assert_line 'student  98  total  first problem'
     assert_line 'ann      10  10/10'
     assert_line 'bob       5   5/10  98: part two is wrong at 98-fake.cu:7'
