@@ -26,8 +26,9 @@ does not build scores 0 with the line that says why.
 
 A student's file is untrusted: it is copied (a regular file of at most
 GRADE_MAX_BYTES, default 1 MiB; a link is refused) into a folder of the
-grader's, built under a name of its own (MINE=grade/NAME, so that students
-graded side by side never share a program), and each check is bounded in
+grader's, built under a name of its own (MINE=grade-mine, or grade/NNN-NAME
+for each student of a class, so that students graded side by side never
+share a program, nor a student's own make check), and each check is bounded in
 time (GRADE_TIMEOUT seconds, default 300, for build and check together; the
 checker bounds its own runs well within that) and in what is kept of its
 output (its first and last lines).
