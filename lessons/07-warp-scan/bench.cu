@@ -220,8 +220,9 @@ __device__ __forceinline__ int block_scan_raking(int v, int *s)
 /*
  * The same raking scan with 16-byte shared-memory accesses (the "raking4"
  * rows; THREADS >= 128): no padding, lane l of the first warp reads and
- * writes its R values as R/4 int4 (two lanes' int4 share a bank group, a
- * two-way conflict, for a quarter of the instructions).
+ * writes its R values as R/4 int4, a quarter of the instructions (the
+ * lanes' int4 are R * 4 bytes apart: no bank conflict at R = 4, 128
+ * threads; two-way at R = 8, and more above).
  */
 template <int THREADS>
 __device__ __forceinline__ int block_scan_raking4(int v, int *s)
@@ -590,9 +591,10 @@ __global__ void __launch_bounds__(THREADS) scan_lookback(const int *__restrict__
  * ablation table of the benchmark takes them back one at a time):
  *   LB_LINE     each tile's status word in a 128-byte line of its own
  *               (LB_SECTOR: a 32-byte sector of its own; neither: packed,
- *               16 words a line, as scan_lookback and CUB have them). A
- *               line that many warps poll while others publish into it is
- *               where the look-back spends its time;
+ *               16 words a line, as scan_lookback and CUB have them), so
+ *               that the warps polling a word and those publishing into
+ *               the words beside it meet on different lines (the change
+ *               that mattered: see the lesson's README);
  *   LB_EARLY    the tile's sum is published before the tile is scanned: each
  *               warp adds up its ints (one __reduce_add_sync), one barrier,
  *               and warp 0 publishes and looks back while the other warps
@@ -718,7 +720,7 @@ __device__ __forceinline__ int look_back_fast(unsigned long long *status, long l
     }
 }
 
-/* The tile's loads (ld.global.nc, 16 bytes a lane) and stores, in warp rows. */
+/* The tile's stores, in warp rows (st.global.cs with LB_STCS). */
 template <int THREADS, int ITEMS, int OPTS>
 __device__ __forceinline__ void lb_store_rows(const warp_rows<THREADS, ITEMS> &r, int *out,
                                               long long n)
@@ -759,7 +761,8 @@ __device__ __forceinline__ int lb_prefix(unsigned long long *status, long long t
  * lookback-fast. state: the ticket counter, then the status words (see
  * LB_STATUS0); base: the counter's value when this scan starts (0 after a
  * memset); epoch: this scan's number (with LB_EPOCH: never 0, and never the
- * same as a scan before it that used the same state).
+ * same as a scan before it that used the same state: 30 bits, so a state
+ * zeroed once serves 2^30 - 1 scans).
  */
 template <int THREADS, int ITEMS, int WINDOW, int OPTS>
 __global__ void __launch_bounds__(THREADS) scan_lookback_fast(const int *__restrict__ in, int *out,

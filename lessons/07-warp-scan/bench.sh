@@ -14,10 +14,14 @@
 # items) reported at every size, of those measured at every size the one
 # whose lowest ratio to CUB is highest; per size the device scans against
 # CUB and the datasheet, and the bound of a three-pass scan (12 bytes per
-# int at memcpy's rate, against CUB); then the goals (block scan >= 1.0x
-# cub::BlockScan at the default settings of both forms, and in the tile
-# kernel at the fastest setting of each; multi-pass device scan >= 0.8x
-# CUB; single-pass look-back >= 0.95x CUB, each at every size).
+# int at memcpy's rate, against CUB); the ablation table's rows (lookback-
+# fast with one change taken back, at 2^28); the fastest setting of each
+# block scan in both forms (the lesson's, CUB's faster algorithm, and the
+# variants raking4 and redux); then the goals (block scan >= 1.0x
+# cub::BlockScan at the default settings of both forms, and at the fastest
+# setting of each in the tile kernel and in the repeat form; multi-pass
+# device scan >= 0.8x CUB; single-pass look-back >= 0.95x CUB, each at every
+# size; lookback-fast >= 1.0x CUB at every size and >= 1.1x at 2^28).
 #
 # Environment: BENCH_ARGS passes options to build/bench (BENCH_ARGS="-n 256M
 # -l 1" for a quick run); BENCH_OUT=dir writes there instead. Exit status:
