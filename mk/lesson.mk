@@ -22,7 +22,11 @@
 #   NVCC=...     another toolkit; mk/toolkit.mk chooses flags by its version
 #   EMU=1        check (and `make run`) on warpsim, the CPU emulator, even
 #                where a GPU is; without a GPU, `make check` uses warpsim anyway
-#   SRC=mine.cu  check your own file against the sync expectations
+#   SRC=mine.cu  check your own file against the sync expectations; with
+#                no DEMO=, on the lesson's exercise (exercise.mk: its parts'
+#                demonstrations)
+#   DEMO="a b"   the demonstrations to check (names or numbers; all: every
+#                one, all that sync.cu meets)
 #   MINE=NAME    where SRC's programs go: build/NAME and build/emu/NAME
 #                (default: mine; make check-wrong uses wrong/F for each fix)
 #   JOBS=N       make check-wrong checks N wrong fixes at once (default 1)
@@ -46,7 +50,7 @@
 # build/mine and build/emu/mine (build/$(MINE) and build/emu/$(MINE)). build/verify is harness.cu built by
 # HOST_CC with -DLESSON_VERIFY; the checker runs every program through it
 # (check.sh --verify). Lessons without harness.cu build each X.cu alone.
-#   make check-wrong   runs `make check SRC=wrong/F.cu MINE=wrong/F`
+#   make check-wrong   runs `make check SRC=wrong/F.cu MINE=wrong/F DEMO=all`
 #                      (stopping at the first failed expectation) on every
 #                      wrong fix in wrong/, JOBS=N of them at once, each
 #                      built under its own name, and prints one TAP line
@@ -88,6 +92,23 @@ HOST_CC ?= cc
 # A harness that judges in build/verify says LESSON_VERIFY somewhere.
 VERIFY := $(if $(HARNESS),$(if $(shell grep -l LESSON_VERIFY harness.cu 2>/dev/null),build/verify))
 SRC_NAME := $(notdir $(SRC))
+# The lesson's exercise, declared once in exercise.mk (EXERCISE_STARTER, the
+# file a learner copies; EXERCISE_PARTS, NAME:POINTS, the demonstrations
+# graded): a check of a learner's file (SRC=) without DEMO= checks the
+# parts, and says so in one line; DEMO= names others, DEMO=all every one.
+include $(wildcard exercise.mk)
+ifneq ($(SRC),)
+  ifneq ($(EXERCISE_PARTS),)
+    ifeq ($(origin DEMO),undefined)
+      DEMO := $(foreach p,$(EXERCISE_PARTS),$(firstword $(subst :, ,$(p))))
+      export DEMO
+      EXERCISE_SAYS := \# grading the exercise: DEMO="$(DEMO)"; DEMO= names others, DEMO=all every one
+      ifneq ($(filter check,$(MAKECMDGOALS)),)
+        $(info $(EXERCISE_SAYS))
+      endif
+    endif
+  endif
+endif
 # MINE and JOBS are checked where they were given (their defaults are good).
 MINE ?= mine
 ifneq ($(origin MINE),file)
@@ -437,7 +458,7 @@ endif
 # One wrong fix (WRONG_FILE, number WRONG_N): its TAP line and detail.
 check-wrong-one:
 	$(Q)n=$(WRONG_N); f=$(WRONG_FILE); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
-	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$f MINE=wrong/$$(basename $$f .cu) >"$$log" 2>&1; rc=$$?; \
+	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$f MINE=wrong/$$(basename $$f .cu) DEMO=all >"$$log" 2>&1; rc=$$?; \
 	secs=$$(( $$(date +%s) - start )); \
 	what=$$(sed -n '1s:^/\* wrong\: \(.*\) \*/$$:\1:p' $$f); \
 	where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \

@@ -18,7 +18,8 @@
 #                           `VERIFY PROG ARGS`, and only VERIFY's verdict counts
 #   --timeout SECONDS       bound on every run (default: 20 on warpsim, 60 on
 #                           the GPU; with --only-sync 15 and 30)
-# DEMO (environment): the demonstrations to run, see demo_select.
+# DEMO (environment): the demonstrations to run, see demo_select; check_end
+# says of each selected one whether it passed (demo_begin).
 # It sets SYNC, LEGACY, TARGET, ONLY_SYNC, SYNC_NAME and PRE_VOLTA (1 when
 # the programs run the pre-Volta code path: compute_60, `make pascal`) for
 # check.sh. check_limit SECONDS changes the bound for the runs that follow.
@@ -126,6 +127,7 @@ CHECK_JOBDIR=
 CHECK_FLOCK=           # 1 when runs on the GPU take CHECK_GPU_LOCK (flock)
 CHECK_GPU_LOCK=${CHECK_GPU_LOCK:-${TMPDIR:-/tmp}/warp-lessons-gpu-$(id -u).lock}
 declare -A CHECK_SOLO=()       # seq -> the deferred call, to run alone
+declare -A CHECK_JOB_DEMO=()   # seq -> the demonstration it was stated in
 EMU_MODELS=${EMU_MODELS:-"lockstep its random"}
 EMU_MODEL=${EMU_MODEL:-its}
 EMU_SEED=${EMU_SEED:-1}
@@ -247,13 +249,13 @@ target_name() {
 
 # demo_select NAME...: the lesson's demonstrations, in order. Sets the
 # array DEMO_SELECTED to those that DEMO names (by number from 1 or by
-# name, e.g. `make check DEMO="1 shfl"`), all of them when DEMO is empty;
-# an unknown one stops the check with one line and exit 2.
+# name, e.g. `make check DEMO="1 shfl"`), all of them when DEMO is empty or
+# `all`; an unknown one stops the check with one line and exit 2.
 DEMO_SELECTED=()
 demo_select() {
     local d i found
     DEMO_SELECTED=()
-    if [ -z "${DEMO:-}" ]; then
+    if [ -z "${DEMO:-}" ] || [ "$DEMO" = all ]; then
         DEMO_SELECTED=("$@")
         return
     fi
@@ -267,6 +269,48 @@ demo_select() {
             exit 2
         fi
         DEMO_SELECTED+=("$found")
+    done
+}
+
+# demo_begin NAME: the expectations that follow are the demonstration
+# NAME's; demo_end: those that follow belong to every selected one. At the
+# end check_end prints, for each of DEMO_SELECTED in order, one line
+#   # demo NAME: passed       every expectation of NAME (and of all) held
+#   # demo NAME: FAILED       one did not, or was not run
+#   # demo NAME: not checked  none was made here (not run on this path, or
+#                             the check stopped before it: CHECK_FIRST_FAIL)
+# so that a grader gives each part of an exercise its points from one run.
+# (The tally goes by the demonstration current when an expectation was
+# stated: those run side by side are counted when they are shown.)
+CHECK_DEMO=
+declare -A CHECK_DEMO_OK=() CHECK_DEMO_BAD=()
+demo_begin() { CHECK_DEMO=$1; }
+demo_end() { CHECK_DEMO=; }
+
+# demo_tally ok|bad [N]: counts N (default 1) expectations that held (ok)
+# or did not or were not run (bad) for the current demonstration.
+demo_tally() {
+    local k=${CHECK_DEMO:--} n=${2:-1}
+    if [ "$1" = ok ]; then
+        CHECK_DEMO_OK[$k]=$(( ${CHECK_DEMO_OK[$k]:-0} + n ))
+    else
+        CHECK_DEMO_BAD[$k]=$(( ${CHECK_DEMO_BAD[$k]:-0} + n ))
+    fi
+}
+
+# demo_summary: check_end's line for each selected demonstration.
+demo_summary() {
+    local d ok bad
+    for d in "${DEMO_SELECTED[@]}"; do
+        ok=$(( ${CHECK_DEMO_OK[$d]:-0} + ${CHECK_DEMO_OK[-]:-0} ))
+        bad=$(( ${CHECK_DEMO_BAD[$d]:-0} + ${CHECK_DEMO_BAD[-]:-0} ))
+        if [ "$bad" -gt 0 ]; then
+            printf '# demo %s: FAILED\n' "$d"
+        elif [ "$ok" -gt 0 ]; then
+            printf '# demo %s: passed\n' "$d"
+        else
+            printf '# demo %s: not checked\n' "$d"
+        fi
     done
 }
 
@@ -326,6 +370,7 @@ check_job() {
         trap 'exit 130' INT TERM
     fi
     CHECK_SEQ=$((CHECK_SEQ + 1))
+    CHECK_JOB_DEMO[$CHECK_SEQ]=$CHECK_DEMO
     if check_solo "$@"; then
         # what the call reads that check.sh may change before it runs
         CHECK_SOLO[$CHECK_SEQ]=$(printf 'CHECK_TIMEOUT=%q VERIFY=%q EMU_MODEL=%q EMU_MODELS=%q EMU_SEED=%q SANITIZER=%q' \
@@ -399,6 +444,8 @@ check_merge() {
     CHECK_PASSED=$((CHECK_PASSED + p))
     CHECK_FAILED=$((CHECK_FAILED + f))
     CHECK_NOT_RUN=$((CHECK_NOT_RUN + nr))
+    demo_tally ok "$p"
+    demo_tally bad $((f + nr))
 }
 
 # check_drain: waits for the jobs running, then shows every expectation
@@ -406,12 +453,13 @@ check_merge() {
 # turn. Everything that prints or runs in check.sh's own shell calls it
 # first (check_sync).
 check_drain() {
-    local seq
+    local seq demo=$CHECK_DEMO
     CHECK_DRAINING=1
     wait
     CHECK_RUNNING=0
     for ((seq = CHECK_MERGED + 1; seq <= CHECK_SEQ; seq++)); do
         CHECK_MERGED=$seq
+        CHECK_DEMO=${CHECK_JOB_DEMO[$seq]-}
         if [ -n "${CHECK_SOLO[$seq]+x}" ]; then
             eval "${CHECK_SOLO[$seq]}"
             unset "CHECK_SOLO[$seq]"
@@ -419,6 +467,7 @@ check_drain() {
             check_merge "$CHECK_JOBDIR/$seq"
         fi
     done
+    CHECK_DEMO=$demo
     CHECK_DRAINING=
 }
 
@@ -438,12 +487,14 @@ check_cleanup() {
 ok() {
     check_sync
     CHECK_N=$((CHECK_N + 1)); CHECK_PASSED=$((CHECK_PASSED + 1))
+    demo_tally ok
     printf 'ok %d - %s\n' "$CHECK_N" "$*"
 }
 
 not_ok() {
     check_sync
     CHECK_N=$((CHECK_N + 1)); CHECK_FAILED=$((CHECK_FAILED + 1))
+    demo_tally bad
     printf 'not ok %d - %s\n' "$CHECK_N" "$*"
 }
 
@@ -655,6 +706,7 @@ program_dead() {
         diag "not run: ${CHECK_DEAD[$prog]}; its remaining runs are not run either"
     else
         CHECK_NOT_RUN=$((CHECK_NOT_RUN + 1))
+        demo_tally bad
     fi
     return 0
 }
@@ -1370,6 +1422,7 @@ check_end() {
     check_sync
     [ "$CHECK_NOT_RUN" -eq 0 ] ||
         printf '# %d more runs not run after a program hung or crashed (see the not ok above)\n' "$CHECK_NOT_RUN"
+    demo_summary
     printf '%d passed, %d failed\n' "$CHECK_PASSED" "$CHECK_FAILED"
     [ "$CHECK_FAILED" -eq 0 ] && [ "$CHECK_PASSED" -gt 0 ]
     exit $?

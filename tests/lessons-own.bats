@@ -130,53 +130,41 @@ lesson() {
     refute_line --regexp '^ok '
 }
 
-@test "lesson 01: the exercise is graded on the tree alone: DEMO=tree passes a __syncwarp fix and fails the starter" {
+@test "lesson 01: the exercise is graded on the tree alone: make check SRC= says so and passes a __syncwarp fix; DEMO=all grades variant 2 too" {
     lesson 01
-    local mine=$BATS_TEST_TMPDIR/mine.cu
+    local mine=$REPO/tests/fixtures/exercises/01-shfl-reduction.cu
     # The starter, legacy.cu as it is: it builds, and every tree check fails.
-    cp "$L/legacy.cu" "$mine"
-    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine" DEMO=tree
+    run make --no-print-directory -C "$L" check EMU=1 SRC=legacy.cu
     echo "$output"
     assert_failure
+    assert_line '# grading the exercise: DEMO="tree"; DEMO= names others, DEMO=all every one'
     assert_line --regexp '^0 passed, [1-9][0-9]* failed$'
+    assert_line '# demo tree: FAILED'
     refute_line --partial 'variant 2'
-    # A fix of the tree without shuffles: read, __syncwarp, write, __syncwarp.
-    python3 - "$L/legacy.cu" "$mine" <<'PY'
-import sys
-src = open(sys.argv[1]).read()
-a = src.index("__device__ int warp_sum(volatile int *s, int v)")
-b = src.index("/*\n * Variant 2")
-fix = """__device__ int warp_sum(volatile int *s, int v)
-{
-    int lane = LANE(), off, t;
-    s[lane] = v;
-    __syncwarp();
-    for (off = 16; off > 0; off /= 2) {
-        t = lane < off ? s[lane + off] : 0;
-        __syncwarp();
-        if (lane < off) s[lane] += t;
-        __syncwarp();
-    }
-    t = s[0];
-    __syncwarp();
-    return t;
-}
-
-"""
-open(sys.argv[2], "w").write(src[:a] + fix + src[b:])
-PY
-    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine" DEMO=tree
+    # The reference solution, a fix of the tree without shuffles: read,
+    # __syncwarp, write, __syncwarp.
+    grep -q '__syncwarp' "$mine"
+    ! grep -q '__shfl' <(sed -n '/^__device__ int warp_sum(/,/^}/p' "$mine")
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine"
     echo "$output"
     assert_success
-    assert_line --regexp '^ok [0-9]+ - mine.cu: variant 1 n=1000 jitter=200ns, random lanes sleeping, matches CPU$'
+    assert_line --regexp '^ok [0-9]+ - 01-shfl-reduction.cu: variant 1 n=1000 jitter=200ns, random lanes sleeping, matches CPU$'
+    assert_line '# demo tree: passed'
     refute_line --partial 'variant 2'
     refute_line --partial 'not ok'
-    # Without DEMO= the mask-less shuffle of variant 2 is graded too, and fails
-    # (the check stops there).
-    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$mine"
+    # DEMO= names others: the mask-less shuffle of variant 2, which the
+    # solution leaves as legacy.cu has it, fails (the check stops there).
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$mine" DEMO=all
     echo "$output"
     assert_failure
-    assert_line --regexp '^not ok [0-9]+ - mine.cu: variant 2 '
+    refute_line --partial '# grading the exercise'
+    assert_line --regexp '^not ok [0-9]+ - 01-shfl-reduction.cu: variant 2 '
+    assert_line '# demo tree: passed'
+    assert_line '# demo shfl: FAILED'
+    DEMO=shfl CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$mine"
+    assert_failure
+    assert_line '# demo shfl: FAILED'
+    refute_line --partial '# demo tree'
 }
 
 # ==== lesson 02 ============================================================
@@ -327,6 +315,9 @@ EOF_
         assert_line --regexp '^ok [0-9]+ - legacy: reconverge is right under lockstep'
     fi
     refute_line --partial 'not ok'
+    for demo in activemask partners reconverge hang exited detective; do
+        assert_line "# demo $demo: passed"
+    done
     assert_equal "${lines[-1]}" "$(grep -c '^ok ' <<<"$output") passed, 0 failed"
 }
 
@@ -343,6 +334,10 @@ EOF_
     assert_line --regexp '^not ok [0-9]+ - legacy: hang: '
     assert_line --partial 'the hang did not show on this run'
     refute_line --regexp '^not ok [0-9]+ - sync: '
+    # each demonstration's line at the end, from the expectations run side
+    # by side: those whose legacy bug did not show failed, the others passed
+    assert_equal "$(grep '^# demo ' <<<"$output" | paste -sd' ')" \
+        "# demo activemask: FAILED # demo partners: FAILED # demo reconverge: FAILED # demo hang: FAILED # demo exited: passed # demo detective: passed"
     assert_line --regexp '^[0-9]+ passed, [4-9] failed$'
 }
 
@@ -357,6 +352,10 @@ EOF_
     refute_line --partial 'partners'
     refute_line --partial 'reconverge'
     refute_line --partial 'exited'
+    assert_equal "$(grep '^# demo ' <<<"$output" | paste -sd' ')" "# demo hang: passed # demo activemask: passed"
+    DEMO=all run "$L/check.sh" --target emu --only-sync --sync "$BATS_TEST_TMPDIR/sync"
+    assert_success
+    assert_equal "$(grep -c '^# demo [a-z]*: passed$' <<<"$output")" 6
     DEMO="3 nosuch" run "$L/check.sh" --target emu --sync "$BATS_TEST_TMPDIR/sync" --legacy "$BATS_TEST_TMPDIR/legacy"
     assert_failure 2
     assert_output --partial 'DEMO: no demonstration nosuch'
@@ -790,6 +789,56 @@ EOF_
 }
 
 # ==== lesson 05 ============================================================
+
+# demo_stand_ins LOG: stand-ins in $BATS_TEST_TMPDIR for a lesson's GPU
+# programs (sync, cg, bench: right; legacy: wrong every time) and for
+# compute-sanitizer (sanitizer: no hazard in a right program, one in
+# legacy), each appending its command line to LOG, so that a test sees
+# every run a check made, sanitizer runs included.
+demo_stand_ins() {
+    local d=$BATS_TEST_TMPDIR p
+    for p in sync cg bench; do
+        printf '#!/bin/sh\necho "%s $*" >>"%s"\necho "result: ok (stand-in)"\n' "$p" "$1" >"$d/$p"
+    done
+    printf '#!/bin/sh\necho "legacy $*" >>"%s"\necho "result: WRONG (stand-in)"\nexit 1\n' "$1" >"$d/legacy"
+    cat >"$d/sanitizer" <<'EOF_'
+#!/bin/sh
+tool=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --tool) tool=$2; shift 2 ;;
+        --error-exitcode|--racecheck-report) shift 2 ;;
+        --*) shift ;;
+        *) break ;;
+    esac
+done
+echo "$tool" >>"${0%/*}/tools"
+"$@"
+rc=$?
+case "$1" in
+    */legacy) echo "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)"; exit 99 ;;
+esac
+echo "========= ERROR SUMMARY: 0 errors"
+exit "$rc"
+EOF_
+    chmod +x "$d/sync" "$d/cg" "$d/bench" "$d/legacy" "$d/sanitizer"
+}
+
+# assert_runs_only LOG VARIANT...: every run LOG holds of a lesson program
+# (but the --path question and bench.cu's own runs) names one of VARIANT
+# with -k, and every VARIANT is run.
+assert_runs_only() {
+    local log=$1 line k; shift
+    cat "$log"
+    while read -r line; do
+        case "$line" in *' --path'|'bench '*) continue ;; esac
+        k=$(sed -nE 's/.* -k ([^ ]+).*/\1/p' <<<"$line")
+        [[ " $* " == *" $k "* ]] || fail "a run of -k '$k': $line"
+    done <"$log"
+    for k in "$@"; do
+        grep -q -- " -k $k " "$log" || fail "no run of -k $k"
+    done
+}
 @test "lesson 05: --help explains every option, the variants and the exit status" {
     lesson 05
     need_nvcc
@@ -948,6 +997,34 @@ EOF_
     assert_equal "$(grep -c '^result:' <<<"$output")" 1
 }
 
+@test "lesson 05: DEMO= checks the variants it names in every step, sanitizer runs included, in sync, cg and legacy alike (stand-ins)" {
+    lesson 05
+    local log=$BATS_TEST_TMPDIR/runs d=$BATS_TEST_TMPDIR
+    demo_stand_ins "$log"
+    DEMO=broadcast SANITIZER=$d/sanitizer CHECK_BATCH=0 run "$L/check.sh" --target gpu \
+        --sync "$d/sync" --legacy "$d/legacy"
+    echo "$output"
+    assert_success
+    assert_runs_only "$log" 1
+    assert_line --regexp '^ok [0-9]+ - sync: variant 1 memcheck is clean$'
+    assert_line --regexp '^ok [0-9]+ - sync: variant 1 synccheck is clean$'
+    assert_line --regexp '^ok [0-9]+ - legacy: racecheck reports the shared-memory broadcast \(variant 1\)$'
+    assert_line --regexp '^ok [0-9]+ - cg: variant 1 '
+    refute_line --regexp 'variant [234]'
+    assert_equal "$(grep '^# demo ' <<<"$output")" '# demo broadcast: passed'
+    assert_equal "$(sort -u "$d/tools" | paste -sd' ')" 'memcheck racecheck synccheck'
+    # by number, two of them, in the order named
+    rm -f "$log"
+    DEMO="4 group" SANITIZER=$d/sanitizer CHECK_BATCH=0 run "$L/check.sh" --target gpu --only-sync \
+        --sync "$d/sync"
+    assert_success
+    assert_runs_only "$log" 2 4
+    assert_equal "$(grep '^# demo ' <<<"$output" | paste -sd' ')" '# demo plain: passed # demo group: passed'
+    DEMO="queues nosuch" run --separate-stderr "$L/check.sh" --target emu --sync "$d/sync" --legacy "$d/legacy"
+    assert_failure 2
+    assert_equal "$stderr" "$L/check.sh: DEMO: no demonstration nosuch (1-4 or broadcast group queues plain)"
+}
+
 @test "lesson 05: the exercise's starter (legacy.cu as mine.cu) builds and fails the check at its first bug" {
     lesson 05
     cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
@@ -1079,10 +1156,10 @@ CSV
     assert_line --regexp '^result: ok \(([0-9]+) of \1 runs match the CPU: variants 3 to 6, 10 load kinds, unroll 1 to 16, '
 }
 
-@test "lesson 06: make check SRC= fails a copy of legacy.cu at its first variant, and locates it" {
+@test "lesson 06: make check SRC= DEMO=all fails a copy of legacy.cu at its first variant, and locates it" {
     lesson 06
     cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu"
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check SRC="$BATS_TEST_TMPDIR/mine.cu" DEMO=all
     echo "$output"
     assert_failure
     assert_line --regexp '^not ok [0-9]+ - mine\.cu: variant 1 \(block\) '
@@ -1091,52 +1168,31 @@ CSV
 
 # ---- the exercise: variant 2 fixed, graded on variant 2 alone ---------------
 
-# exercise_answer_06 FILE: legacy.cu with warp_sum_padded fixed the way the
-
-# exercise asks (no shuffles, no ifs in the steps: a register, __syncwarp).
-
-exercise_answer_06() {
-    python3 - "$L/legacy.cu" "$1" <<'PY'
-import re, sys
-src = open(sys.argv[1]).read()
-old = re.search(r'__device__ int warp_sum_padded\(volatile int \*s, int v\)\n\{.*?\n\}\n', src, re.S)
-assert old, 'warp_sum_padded not found'
-new = """__device__ int warp_sum_padded(volatile int *s, int v)
-{
-    int lane = LANE(), offset, x;
-    s[lane] = v;
-    if (lane < 16) s[32 + lane] = 0;
-    __syncwarp();
-    for (offset = 16; offset > 0; offset /= 2) {
-        x = s[lane + offset];
-        __syncwarp();
-        s[lane] += x;
-        __syncwarp();
-    }
-    return s[0];
-}
-"""
-open(sys.argv[2], 'w').write(src[:old.start()] + new + src[old.end():])
-PY
-}
-
-@test "lesson 06: the exercise's answer gets full marks with DEMO=2, and the unfixed file does not" {
+@test "lesson 06: the exercise's answer gets full marks on variant 2, the one graded, and the unfixed file does not" {
     lesson 06
-    exercise_answer_06 "$BATS_TEST_TMPDIR/mine.cu"
-    run make --no-print-directory -C "$L" check EMU=1 DEMO=2 SRC="$BATS_TEST_TMPDIR/mine.cu"
+    local mine=$REPO/tests/fixtures/exercises/06-block-reduce.cu
+    # the answer the exercise asks: no shuffles, no ifs in the steps
+    ! grep -q '__shfl\|__reduce' <(sed -n '/^__device__ int warp_sum_padded(/,/^}/p' "$mine")
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$mine"
     echo "$output"
     assert_success
-    assert_line '# DEMO=2: checking variant(s) 2'
+    assert_line '# grading the exercise: DEMO="second"; DEMO= names others, DEMO=all every one'
+    assert_line '# DEMO=second: checking variant(s) 2'
+    assert_line '# demo second: passed'
     assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
-    refute_line --regexp '^(not )?ok [0-9]+ - mine\.cu: variant [13456] '
+    refute_line --regexp '^(not )?ok [0-9]+ - 06-block-reduce\.cu: variant [13456] '
+    run make --no-print-directory -C "$L" check EMU=1 DEMO=2 SRC="$mine"
+    assert_success
+    assert_line '# DEMO=2: checking variant(s) 2'
     cp "$L/legacy.cu" "$BATS_TEST_TMPDIR/mine.cu"
-    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 DEMO=second SRC="$BATS_TEST_TMPDIR/mine.cu"
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$BATS_TEST_TMPDIR/mine.cu"
     echo "$output"
     assert_failure
     assert_line --regexp '^not ok 1 - mine\.cu: variant 2 \(second\) '
+    assert_line '# demo second: FAILED'
     run make --no-print-directory -C "$L" check EMU=1 DEMO=9 SRC="$BATS_TEST_TMPDIR/mine.cu"
     assert_failure 2
-    assert_output --partial 'DEMO: no variant 9 (1-6 or block second partials atomic lastblock packed)'
+    assert_output --partial 'DEMO: no demonstration 9 (1-6 or block second partials atomic lastblock packed)'
 }
 
 # ---- the harness: lesson files hold device code only ----------------------
@@ -1358,6 +1414,37 @@ CSV
         assert_output 1
     done
     [ "$n" -ge 5 ]
+}
+
+@test "lesson 07: DEMO= checks the variants it names in every step, sanitizer runs included, in sync, cg and legacy alike (stand-ins)" {
+    lesson 07
+    local log=$BATS_TEST_TMPDIR/runs d=$BATS_TEST_TMPDIR
+    demo_stand_ins "$log"
+    DEMO=exclusive SANITIZER=$d/sanitizer CHECK_BATCH=0 run "$L/check.sh" --target gpu \
+        --sync "$d/sync" --legacy "$d/legacy"
+    echo "$output"
+    assert_success
+    assert_runs_only "$log" 2
+    assert_line --regexp '^ok [0-9]+ - sync: exclusive racecheck finds no hazard$'
+    assert_line --regexp '^ok [0-9]+ - cg: exclusive width=16 matches CPU$'
+    refute_line --regexp ': (inclusive|block|compact|ballot|device) '
+    refute_line --partial 'legacy'
+    assert_equal "$(grep '^# demo ' <<<"$output")" '# demo exclusive: passed'
+    rm -f "$log"
+    DEMO="block 6" SANITIZER=$d/sanitizer CHECK_BATCH=0 run "$L/check.sh" --target gpu \
+        --sync "$d/sync" --legacy "$d/legacy"
+    echo "$output"
+    assert_success
+    assert_runs_only "$log" 3 block 6 device
+    assert_line --regexp '^ok [0-9]+ - legacy: block gives wrong prefixes '
+    assert_line --regexp '^ok [0-9]+ - legacy: device gives wrong prefixes '
+    assert_line --regexp '^ok [0-9]+ - legacy: racecheck reports the intra-warp hazards$'
+    assert_line --regexp '^ok [0-9]+ - sync: device memcheck is clean$'
+    refute_line --regexp ': (inclusive|exclusive|compact|ballot) '
+    assert_equal "$(grep '^# demo ' <<<"$output" | paste -sd' ')" '# demo block: passed # demo device: passed'
+    DEMO=nosuch run --separate-stderr "$L/check.sh" --target emu --sync "$d/sync" --legacy "$d/legacy"
+    assert_failure 2
+    assert_equal "$stderr" "$L/check.sh: DEMO: no demonstration nosuch (1-6 or inclusive exclusive block compact ballot device)"
 }
 
 @test "lesson 07: make bench without a GPU says so and succeeds" {

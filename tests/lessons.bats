@@ -119,8 +119,19 @@ check_by_name() {
     each_lesson assert_check_passes
 }
 
-@test "make check SRC= checks a learner's copy of sync.cu" {
-    each_lesson assert_src_check_passes
+# check_src_sync NAME: make check SRC= of a learner's copy of sync.cu, with
+# no DEMO=, grades the exercise's parts (exercise.mk) with the sync
+# expectations only, and every part passes: sync.cu gets full marks.
+check_src_sync() {
+    local demo
+    assert_src_check_passes "$1"
+    for demo in $(exercise_demos "$1"); do
+        assert_line "# demo $demo: passed"
+    done
+}
+
+@test "make check SRC= checks a learner's copy of sync.cu, on the exercise's parts: every one passes" {
+    each_lesson check_src_sync
 }
 
 @test "legacy.cu, sync.cu and the other files on the harness hold device code only: no main, no host calls, no jitter" {
@@ -167,6 +178,64 @@ check_verdict() {
     each_lesson assert_wrong_fixes_rejected
 }
 
+# ---- the exercise (exercise.mk) ---------------------------------------------
+
+# exercise_demos NAME: the demonstrations lessons/NAME's exercise grades, in
+# order (EXERCISE_PARTS, NAME:POINTS each).
+exercise_demos() {
+    sed -n 's/^EXERCISE_PARTS := //p' "$REPO/lessons/$1/exercise.mk" | tr ' ' '\n' | sed -n 's/:.*//p'
+}
+
+# check_exercise_declared NAME: lessons/NAME/exercise.mk names a starter
+# that is there and parts NAME:POINTS whose names are demonstrations of the
+# lesson (its programs' --help) and whose points add up to 10; the lesson
+# has a reference solution in tests/fixtures/exercises/NAME.cu.
+check_exercise_declared() {
+    local starter part names total=0
+    starter=$(sed -n 's/^EXERCISE_STARTER := //p' "$L/exercise.mk")
+    [ -n "$starter" ] && [ -f "$L/$starter" ] || fail "$1: EXERCISE_STARTER '$starter' is no file of the lesson"
+    names=" $(demos "$E/sync" | cut -d' ' -f2 | paste -sd' ') "
+    for part in $(sed -n 's/^EXERCISE_PARTS := //p' "$L/exercise.mk"); do
+        [[ $part =~ ^([a-z][a-z0-9-]*):([1-9][0-9]*)$ ]] || fail "$1: part '$part' is not NAME:POINTS"
+        [[ $names == *" ${BASH_REMATCH[1]} "* ]] || fail "$1: part ${BASH_REMATCH[1]} is no demonstration of ($names)"
+        total=$((total + BASH_REMATCH[2]))
+    done
+    assert_equal "$total" 10
+    [ -f "$REPO/tests/fixtures/exercises/$1.cu" ] || fail "$1: no reference solution tests/fixtures/exercises/$1.cu"
+    echo "$1: $starter, $(sed -n 's/^EXERCISE_PARTS := //p' "$L/exercise.mk")"
+}
+
+@test "every lesson declares its exercise once (exercise.mk): a starter, parts that are its demonstrations, 10 points" {
+    each_lesson check_exercise_declared
+}
+
+# check_exercise NAME: make check SRC= of the reference solution of the
+# lesson's exercise, with no DEMO=, says in one line that it grades the
+# exercise's parts, and passes every one (full marks); the untouched
+# starter fails at least one of them.
+check_exercise() {
+    local parts demo starter
+    parts=$(exercise_demos "$1" | paste -sd' ')
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$REPO/tests/fixtures/exercises/$1.cu"
+    echo "$output"
+    assert_success
+    assert_line "# grading the exercise: DEMO=\"$parts\"; DEMO= names others, DEMO=all every one"
+    for demo in $parts; do
+        assert_line "# demo $demo: passed"
+    done
+    assert_equal "$(grep -c '^# demo ' <<<"$output")" "$(wc -w <<<"$parts")"
+    starter=$(sed -n 's/^EXERCISE_STARTER := //p' "$L/exercise.mk")
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$starter"
+    echo "$output"
+    assert_failure
+    assert_line --regexp '^# demo [a-z-]+: FAILED$'
+    refute_line --regexp '^# demo [a-z-]+: passed$'
+}
+
+@test "each lesson's exercise: its reference solution passes every part, its untouched starter does not" {
+    each_lesson check_exercise
+}
+
 # What locates a wrong fix that never ends, where more is known than the
 # generic: in lesson 03 warpsim sees lanes wait in __syncwarp for lanes
 # that spin, every time.
@@ -175,7 +244,7 @@ declare -gA NEVER_ENDS_LOCATE=(
 )
 
 # start_never_ends: for each lesson's never_ends file F, in the background,
-# make check SRC=F (built as build/emu/F's name), its output and "STATUS
+# make check SRC=F DEMO=all (built as build/emu/F's name), its output and "STATUS
 # SECONDS" kept in $BATS_FILE_TMPDIR/never-ends/LESSON-F.out and .rc.
 start_never_ends() {
     local name f d=$BATS_FILE_TMPDIR/never-ends
@@ -184,7 +253,7 @@ start_never_ends() {
         for f in $(never_ends "$name"); do
             (
                 start=$SECONDS rc=0
-                make --no-print-directory -C "$REPO/lessons/$name" check EMU=1 SRC="$f" \
+                make --no-print-directory -C "$REPO/lessons/$name" check EMU=1 SRC="$f" DEMO=all \
                     MINE="$(basename "$f" .cu)" >"$d/$name-$(basename "$f" .cu).out" 2>&1 || rc=$?
                 echo "$rc $((SECONDS - start))" >"$d/$name-$(basename "$f" .cu).rc"
             ) </dev/null >/dev/null 2>&1 3>&- &

@@ -43,6 +43,7 @@ legacy_n=$(by_target 2M 8192)      # 65,536 warps on the GPU
 jitter=200
 
 for demo in "${DEMO_SELECTED[@]}"; do
+    demo_begin "$demo"
     variant=$(variant_of "$demo")
     seed=1
     for n in 1 31 32 33 1000 "$big"; do
@@ -64,6 +65,7 @@ done
 
 if [ "$ONLY_SYNC" = 0 ]; then
     for demo in "${DEMO_SELECTED[@]}"; do
+        demo_begin "$demo"
         case "$demo" in
             tree) variant=1 bug="gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" ;;
             shfl) variant=2 bug="(mask-less __shfl_down) gives wrong warp sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" ;;
@@ -75,11 +77,13 @@ fi
 
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
     for demo in "${DEMO_SELECTED[@]}"; do
+        demo_begin "$demo"
         variant=$(variant_of "$demo")
         emulate lockstep right "legacy: variant $variant right under lockstep, warpsim's model of pre-Volta scheduling, even with ${jitter}ns jitter" \
             "$LEGACY" -k "$variant" -n "$legacy_n" -j "$jitter"
     done
     for demo in "${DEMO_SELECTED[@]}"; do
+        demo_begin "$demo"
         case "$demo" in
             tree) emulate all race "legacy: tree: warpsim reports the intra-warp race under every model" \
                       "$LEGACY" -k 1 -n 2048 ;;
@@ -92,13 +96,16 @@ fi
 if [ "$TARGET" = gpu ]; then
     if find_sanitizer; then
         for demo in "${DEMO_SELECTED[@]}"; do
+            demo_begin "$demo"
             variant=$(variant_of "$demo")
             sanitize racecheck clean "$SYNC_NAME: variant $variant racecheck finds no hazard" \
                 "$SYNC" -k "$variant" -n 4096 -b 1024
         done
+        demo_end    # (one run of the default variant for both)
         sanitize memcheck clean "$SYNC_NAME: memcheck is clean" "$SYNC" -n 5000
         sanitize synccheck clean "$SYNC_NAME: synccheck is clean" "$SYNC" -n 5000
         if [ "$ONLY_SYNC" = 0 ] && [[ " ${DEMO_SELECTED[*]} " = *" tree "* ]]; then
+            demo_begin tree
             sanitize racecheck flagged "legacy: tree: racecheck reports the intra-warp hazards" \
                 "$LEGACY" -k 1 -n 1024 -b 1024
         fi

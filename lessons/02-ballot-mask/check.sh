@@ -7,7 +7,7 @@
 # sleep at each warp primitive and each read of threadIdx (include/lesson.h).
 #
 # For each demonstration (all six, or those named in DEMO: `make check
-# DEMO="1 reconverge"` passes it on):
+# DEMO="1 reconverge"` passes it on; DEMO=all every one):
 # 1. sync.cu matches the CPU for awkward and large n, every count 1..32,
 #    several seeds and block sizes, with and without jitter, under every
 #    sleeper pattern; the hang demonstration's watchdog never fires;
@@ -40,14 +40,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 check_begin "$@"
 
 names=(activemask partners reconverge hang exited detective)
-demos=()
-for d in ${DEMO:-1 2 3 4 5 6}; do
-    k=
-    for i in "${!names[@]}"; do
-        if [ "$d" = "$((i + 1))" ] || [ "$d" = "${names[$i]}" ]; then k=$((i + 1)); fi
-    done
-    [ -n "$k" ] || { printf '%s: DEMO: no demonstration %s (1-6 or %s)\n' "$0" "$d" "${names[*]}" >&2; exit 2; }
-    demos+=("$k")
+demo_select "${names[@]}"
+demos=()     # their numbers
+for d in "${DEMO_SELECTED[@]}"; do
+    for i in "${!names[@]}"; do [ "$d" != "${names[$i]}" ] || demos+=("$((i + 1))"); done
 done
 want() { case " ${demos[*]} " in *" $1 "*) return 0 ;; esac; return 1; }
 name() { printf '%s' "${names[$(($1 - 1))]}"; }
@@ -71,6 +67,7 @@ jitters() { if [ "$1" -le 64 ]; then printf '%s\n' "$jitter"; else printf '%s\n'
 # ---- 1. sync.cu is right, with and without jitter -------------------------
 
 for k in "${demos[@]}"; do
+    demo_begin "$(name "$k")"
     case "$k" in
     1|2)
         seed=1
@@ -144,6 +141,7 @@ done
 
 for k in "${demos[@]}"; do
     [ "$ONLY_SYNC" = 0 ] || break
+    demo_begin "$(name "$k")"
     case "$k" in
     1)
         observe "legacy: activemask count=32 n=$legacy_n jitter=0ns" \
@@ -197,6 +195,7 @@ if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ] && ! declare -F emulate >/dev/nul
 fi
 for k in "${demos[@]}"; do
     if [ "$TARGET" != emu ] || [ "$ONLY_SYNC" = 1 ] || ! declare -F emulate >/dev/null; then break; fi
+    demo_begin "$(name "$k")"
     case "$k" in
     1)
         emulate lockstep right "legacy: activemask is right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter (count=32)" \
@@ -229,6 +228,7 @@ sanitizer_note() {
 if [ "$TARGET" = gpu ]; then
     if find_sanitizer; then
         for k in "${demos[@]}"; do
+            demo_begin "$(name "$k")"
             # On the pre-Volta path the hang twin hangs (step 1): not here.
             [ "$k" != 4 ] || [ "$PRE_VOLTA" = 0 ] || continue
             args=(-k "$k" -n 4096 -j "$jitter")

@@ -5,4 +5,7 @@
 #                     name of check.sh) and its points, NAME:POINTS; the
 #                     points add up to 10, full marks
 EXERCISE_STARTER := legacy.cu
-EXERCISE_PARTS := activemask:2 partners:2 reconverge:2 hang:2 exited:2
+# Not graded: exited (legacy.cu's full mask naming exited lanes passes every
+# check, on warpsim and GPUs alike: the checker cannot tell it from a fix)
+# and detective (the same right code in both files).
+EXERCISE_PARTS := activemask:3 partners:3 reconverge:2 hang:2

@@ -78,12 +78,14 @@ skip_pre_volta() {
 # ---- 1. sync.cu is right, whoever sleeps --------------------------------
 
 for demo in "${DEMO_SELECTED[@]}"; do
+    demo_begin "$demo"
     skip_pre_volta "$demo" && continue
     sl=$(sleepers "$demo")
     expect_right "$SYNC_NAME: $demo n=1000 jitter=${jitter}ns, $sl lanes sleeping, matches CPU" \
         "$SYNC" -k "$demo" -n 1000 -j "$jitter" --sleepers "$sl" "${watchdog[@]}"
 done
 for demo in "${DEMO_SELECTED[@]}"; do
+    demo_begin "$demo"
     if [ "$PRE_VOLTA" = 1 ] && { [ "$demo" = around ] || [ "$demo" = hang ]; }; then continue; fi
     sl=$(sleepers "$demo")
     sizes=(1 33 "$big")
@@ -113,6 +115,7 @@ done
 
 if [ "$ONLY_SYNC" = 0 ]; then
     for demo in "${DEMO_SELECTED[@]}"; do
+        demo_begin "$demo"
         if [ "$PRE_VOLTA" = 1 ] && { [ "$demo" = around ] || [ "$demo" = hang ]; }; then continue; fi
         sl=$(sleepers "$demo")
         case "$demo" in
@@ -144,6 +147,7 @@ fi
 
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
     for demo in "${DEMO_SELECTED[@]}"; do
+        demo_begin "$demo"
         sl=$(sleepers "$demo")
         case "$demo" in
         tree|transpose|converged)
@@ -179,6 +183,7 @@ sanitizer_note() {
 if [ "$TARGET" = gpu ]; then
     if find_sanitizer; then
         for demo in "${DEMO_SELECTED[@]}"; do
+            demo_begin "$demo"
             if [ "$PRE_VOLTA" = 1 ] && { [ "$demo" = around ] || [ "$demo" = hang ]; }; then continue; fi
             n=4096
             [ "$demo" != hang ] || n=$hang_n
@@ -192,6 +197,7 @@ if [ "$TARGET" = gpu ]; then
         done
         if [ "$ONLY_SYNC" = 0 ]; then
             for demo in "${DEMO_SELECTED[@]}"; do
+                demo_begin "$demo"
                 if [ "$PRE_VOLTA" = 1 ] && { [ "$demo" = around ] || [ "$demo" = hang ]; }; then continue; fi
                 case "$demo" in
                 tree|transpose)

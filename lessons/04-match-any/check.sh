@@ -16,7 +16,7 @@
 #    masks: fallback == native, lane for lane.
 # 2. build/sync-fallback (sync.cu built with MATCH_FALLBACK=1) does the same
 #    with match_any() running the fallback loop, and says so.
-# 3. legacy.cu shows its bugs (DEMO="match", "lanes" or both):
+# 3. legacy.cu shows its bugs:
 #    match  __match_all_sync is wrong whenever a warp holds several keys,
 #           with no delay, on every path;
 #    lanes  the shared-memory match is wrong once the odd lanes are late.
@@ -34,11 +34,15 @@
 # model, and the lanes demonstration must be right under lockstep.
 # `make check SRC=mine.cu` runs step 1 (and the sanitizer checks of sync.cu)
 # on your file, named by its own name; with a GPU, on warpsim too.
+# DEMO="match", "lanes", "groups" (or their numbers) checks those variants
+# only, in every step (DEMO=all: every one).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/checklib.sh
 . "$here/../../scripts/checklib.sh"
 check_begin "$@"
-demo_select match lanes
+demo_select match lanes groups
+# variant_of DEMO: the -k of a demonstration.
+variant_of() { case "$1" in match) echo 1 ;; lanes) echo 2 ;; groups) echo 3 ;; esac; }
 
 full=$(by_target 1048576 2048)      # 32,768 full warps on the GPU
 big=$(by_target 3000017 2051)       # the last warp partial
@@ -47,7 +51,9 @@ many=100000
 
 # First one small run of each variant, divergent and with delays: a file
 # that hangs or is wrong says so in seconds.
-for variant in 1 2 3; do
+for demo in "${DEMO_SELECTED[@]}"; do
+    demo_begin "$demo"
+    variant=$(variant_of "$demo")
     expect_right "$SYNC_NAME: variant $variant keys=4 divergent n=1000 jitter=${jitter}ns matches the CPU" \
         "$SYNC" -k "$variant" -c 4 -n 1000 -d 1 -j "$jitter" -s 3
 done
@@ -67,7 +73,9 @@ cases="  4       $full   0         256     odd      0
          4       33      1         256     lower    $jitter
          32      5000    1         32      odd      $jitter
          32      5000    1         1024    odd      $jitter"
-for variant in 1 2 3; do
+for demo in "${DEMO_SELECTED[@]}"; do
+    demo_begin "$demo"
+    variant=$(variant_of "$demo")
     while read -r keys n div threads sleepers j <&3; do
         if [ "$div" = 1 ]; then shape=divergent; elif [ $((n % 32)) = 0 ]; then shape=full; else shape=partial; fi
         what="keys=$keys $shape warps n=$n"
@@ -89,7 +97,8 @@ says() {
     fi
 }
 
-if [ "$ONLY_SYNC" = 0 ]; then
+if [ "$ONLY_SYNC" = 0 ] && [[ " ${DEMO_SELECTED[*]} " == *" match "* ]]; then
+    demo_begin match
     run_right "$SYNC" -k 1 -c 4 -n 64
     if [ "$PRE_VOLTA" = 1 ]; then
         says "sync: variant 1 runs the fallback loop, the native path below compute capability 7.0" \
@@ -116,8 +125,11 @@ if [ "$ONLY_SYNC" = 0 ]; then
     else
         diag "no sync-fallback beside $SYNC: variants 2 and 3 test the fallback here"
     fi
+fi
 
+if [ "$ONLY_SYNC" = 0 ]; then
     for demo in "${DEMO_SELECTED[@]}"; do
+        demo_begin "$demo"
         case "$demo" in
             match)
                 expect_wrong "legacy: match (__match_all_sync) is wrong when warps hold 4 keys, with no delay" \
@@ -151,6 +163,7 @@ fi
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
     for demo in "${DEMO_SELECTED[@]}"; do
         [ "$demo" = lanes ] || continue
+        demo_begin lanes
         emulate lockstep right "legacy: lanes right under lockstep, the pre-Volta picture, even with ${jitter}ns delays" \
             "$LEGACY" -k 2 -c 4 -n 2048 -j "$jitter"
         emulate all race "legacy: warpsim reports the race on the shared keys (lanes) under every model" \
@@ -160,14 +173,18 @@ fi
 
 if [ "$TARGET" = gpu ]; then
     if find_sanitizer; then
-        for variant in 1 2 3; do
+        for demo in "${DEMO_SELECTED[@]}"; do
+            demo_begin "$demo"
+            variant=$(variant_of "$demo")
             sanitize racecheck clean "$SYNC_NAME: variant $variant racecheck finds no hazard" \
                 "$SYNC" -k "$variant" -c 4 -d 1 -n 4096 -b 1024
             sanitize synccheck clean "$SYNC_NAME: variant $variant synccheck is clean on divergent warps" \
                 "$SYNC" -k "$variant" -c 4 -d 1 -n 5000
         done
+        demo_end    # (one run of the default variant for all)
         sanitize memcheck clean "$SYNC_NAME: memcheck is clean" "$SYNC" -c 32 -d 1 -n 5000
         if [ "$ONLY_SYNC" = 0 ] && [[ " ${DEMO_SELECTED[*]} " == *" lanes "* ]]; then
+            demo_begin lanes
             sanitize racecheck flagged "legacy: lanes: racecheck reports the shared-memory match" \
                 "$LEGACY" -k 2 -c 4 -n 1024 -b 1024
         fi

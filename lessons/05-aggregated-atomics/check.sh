@@ -29,10 +29,19 @@
 # lockstep (the pre-Volta picture) and its race reported under every model.
 # `make check SRC=mine.cu` runs step 1 (and the sanitizer checks of sync.cu)
 # on your file, named by its own name; with a GPU, on warpsim too.
+# DEMO="broadcast", "group", "queues", "plain" (or their numbers 1-4)
+# checks those variants only, in every step, sanitizer runs included, in
+# sync.cu, cg.cu and legacy.cu alike (DEMO=all: every one).
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/checklib.sh
 . "$here/../../scripts/checklib.sh"
 check_begin "$@"
+names=(broadcast group queues plain)
+demo_select "${names[@]}"
+# variant_of DEMO: the -k of a demonstration.
+variant_of() { case "$1" in broadcast) echo 1 ;; group) echo 2 ;; queues) echo 3 ;; plain) echo 4 ;; esac; }
+# want DEMO: DEMO is selected.
+want() { [[ " ${DEMO_SELECTED[*]} " == *" $1 "* ]]; }
 
 if [ "$TARGET" = gpu ]; then
     big=3000017          # a few million, not a multiple of 32 or of a block
@@ -47,9 +56,6 @@ else
 fi
 jitter=200
 investigation="lessons/05-aggregated-atomics/investigation/README.md"
-
-nvariants=$("$SYNC" --help 2>/dev/null | grep -cE '^  [0-9]+  ')
-[ "$nvariants" -ge 1 ] || nvariants=4
 
 # takes_queues BIN VARIANT: the variant accepts -q 4 (else it exits 2).
 takes_queues() {
@@ -120,13 +126,16 @@ compacts() {
     done
 }
 
-for variant in $(seq 1 "$nvariants"); do
-    compacts "$SYNC_NAME" "$SYNC" "$variant"
+for demo in "${DEMO_SELECTED[@]}"; do
+    demo_begin "$demo"
+    compacts "$SYNC_NAME" "$SYNC" "$(variant_of "$demo")"
 done
 opportunistic_summary "$SYNC_NAME"
 
 if [ "$ONLY_SYNC" = 0 ]; then
     for variant in 3 4; do
+        want "${names[$((variant - 1))]}" || continue
+        demo_begin "${names[$((variant - 1))]}"
         if takes_queues "$SYNC" "$variant"; then
             ok "sync: variant $variant serves several queues (-q 4)"
         else
@@ -137,45 +146,70 @@ if [ "$ONLY_SYNC" = 0 ]; then
 
     cgbin=$(dirname "$SYNC")/cg
     if [ -x "$cgbin" ]; then
-        for variant in 1 2 3 4; do
-            compacts cg "$cgbin" "$variant"
+        for demo in "${DEMO_SELECTED[@]}"; do
+            demo_begin "$demo"
+            compacts cg "$cgbin" "$(variant_of "$demo")"
         done
         opportunistic_summary cg
     elif [ "$PRE_VOLTA" = 1 ]; then
         diag "cg.cu is not checked on the pre-Volta path: cg::labeled_partition needs compute capability 7.0, so make pascal does not build it"
     elif [ "$TARGET" = gpu ]; then
+        demo_end
         not_ok "cg: built beside $SYNC"
         diag "$cgbin is missing: 'make' builds it from cg.cu"
     fi
 
-    observe "legacy: variant 1 (broadcast) n=$legacy_n jitter=0ns" "$LEGACY" -k 1 -n "$legacy_n"
-    expect_its_bug "legacy: variant 1 (broadcast)" "reuses slots once the leader (lane 0) sleeps ${jitter}ns (n=$legacy_n)" \
-        "$LEGACY" -k 1 -n "$legacy_n" -j "$jitter" --sleepers leader
-    observe "legacy: variant 2 (group) n=$legacy_n jitter=0ns" "$LEGACY" -k 2 -n "$legacy_n"
-    expect_its_bug "legacy: variant 2 (group)" "leaves slots empty once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
-        "$LEGACY" -k 2 -n "$legacy_n" -j "$jitter"
+    if want broadcast; then
+        demo_begin broadcast
+        observe "legacy: variant 1 (broadcast) n=$legacy_n jitter=0ns" "$LEGACY" -k 1 -n "$legacy_n"
+        expect_its_bug "legacy: variant 1 (broadcast)" "reuses slots once the leader (lane 0) sleeps ${jitter}ns (n=$legacy_n)" \
+            "$LEGACY" -k 1 -n "$legacy_n" -j "$jitter" --sleepers leader
+    fi
+    if want group; then
+        demo_begin group
+        observe "legacy: variant 2 (group) n=$legacy_n jitter=0ns" "$LEGACY" -k 2 -n "$legacy_n"
+        expect_its_bug "legacy: variant 2 (group)" "leaves slots empty once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
+            "$LEGACY" -k 2 -n "$legacy_n" -j "$jitter"
+    fi
 fi
 
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
-    for variant in 1 2; do
+    for demo in broadcast group; do
+        want "$demo" || continue
+        demo_begin "$demo"
+        variant=$(variant_of "$demo")
         emulate lockstep right "legacy: variant $variant right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter" \
             "$LEGACY" -k "$variant" -n 2048 -j "$jitter"
     done
-    emulate all race "legacy: warpsim reports the race on the shared broadcast (variant 1) under every model" \
-        "$LEGACY" -k 1 -n 2048
+    if want broadcast; then
+        demo_begin broadcast
+        emulate all race "legacy: warpsim reports the race on the shared broadcast (variant 1) under every model" \
+            "$LEGACY" -k 1 -n 2048
+    fi
 fi
 
 if [ "$TARGET" = gpu ]; then
     if find_sanitizer; then
-        for variant in $(seq 1 "$nvariants"); do
+        for demo in "${DEMO_SELECTED[@]}"; do
+            demo_begin "$demo"
+            variant=$(variant_of "$demo")
+            queues=() delay=(-j "$jitter")
+            [ "$variant" != 3 ] || queues=(-q 4)
+            # (variant 2 under delays is reported, not judged, on a GPU)
+            [ "$variant" != 2 ] || delay=()
             sanitize racecheck clean "$SYNC_NAME: variant $variant racecheck finds no hazard" \
                 "$SYNC" -k "$variant" -n 4096 -b 1024
+            sanitize memcheck clean "$SYNC_NAME: variant $variant memcheck is clean" \
+                "$SYNC" -k "$variant" "${queues[@]}" -n 5000
+            sanitize synccheck clean "$SYNC_NAME: variant $variant synccheck is clean" \
+                "$SYNC" -k "$variant" "${queues[@]}" -n 5000 "${delay[@]}"
         done
-        sanitize memcheck clean "$SYNC_NAME: memcheck is clean" "$SYNC" -k 3 -q 4 -n 5000
-        sanitize synccheck clean "$SYNC_NAME: synccheck is clean" "$SYNC" -k 3 -q 4 -n 5000 -j "$jitter"
-        if [ "$ONLY_SYNC" = 0 ]; then
+        if [ "$ONLY_SYNC" = 0 ] && want broadcast; then
+            demo_begin broadcast
             sanitize racecheck flagged "legacy: racecheck reports the shared-memory broadcast (variant 1)" \
                 "$LEGACY" -k 1 -n 1024 -b 1024
+        fi
+        if [ "$ONLY_SYNC" = 0 ] && want group; then
             # An observation, not an expectation: what racecheck and synccheck
             # say of variant 2 (no shared memory; each collective names the
             # lanes that call it).

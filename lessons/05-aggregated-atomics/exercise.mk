@@ -5,4 +5,5 @@
 #                     name of check.sh) and its points, NAME:POINTS; the
 #                     points add up to 10, full marks
 EXERCISE_STARTER := legacy.cu
+# Not graded: queues and plain, the same right code in both files.
 EXERCISE_PARTS := broadcast:5 group:5

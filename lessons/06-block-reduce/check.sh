@@ -8,7 +8,7 @@
 # (include/lesson.h).
 #
 # For each variant (all six, or those named in DEMO: `make check
-# DEMO="2"` or `DEMO=second` checks only variant 2):
+# DEMO="2"` or `DEMO=second` checks only variant 2; DEMO=all every one):
 # 1. sync.cu equals the 64-bit CPU sum (compared modulo 2^32: the GPU sums
 #    in int), and for variants 1 and 2 every block's sum too, for sizes from
 #    1 to 2^24 + 3, awkward ones included (1, 3, 5, 31, 33, 4099, ...), and
@@ -47,16 +47,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 check_begin "$@"
 
 names=(block second partials atomic lastblock packed)
-variants=()
-for d in ${DEMO:-1 2 3 4 5 6}; do
-    k=
-    for i in "${!names[@]}"; do
-        if [ "$d" = "$((i + 1))" ] || [ "$d" = "${names[$i]}" ]; then k=$((i + 1)); fi
-    done
-    [ -n "$k" ] || { printf '%s: DEMO: no variant %s (1-6 or %s)\n' "$0" "$d" "${names[*]}" >&2; exit 2; }
-    variants+=("$k")
+demo_select "${names[@]}"
+variants=()     # their numbers
+for d in "${DEMO_SELECTED[@]}"; do
+    for i in "${!names[@]}"; do [ "$d" != "${names[$i]}" ] || variants+=("$((i + 1))"); done
 done
-[ -z "${DEMO:-}" ] || diag "DEMO=$DEMO: checking variant(s) ${variants[*]}"
+want() { [[ " ${variants[*]} " == *" $1 "* ]]; }
+[ -z "${DEMO:-}" ] || [ "$DEMO" = all ] || diag "DEMO=$DEMO: checking variant(s) ${variants[*]}"
 
 jitter=200
 sleepers="odd even upper lower leader random"
@@ -146,11 +143,13 @@ expect_right_sums() {
 # wrong anywhere is found in seconds (CHECK_FIRST_FAIL=1, make check-wrong).
 for k in "${variants[@]}"; do
     name=${names[$((k - 1))]}
+    demo_begin "$name"
     expect_right_sums "$k" "$SYNC_NAME: variant $k ($name) n=4099 threads=96 with delays (random lanes sleep ${jitter}ns) matches CPU" \
         "$SYNC" -k "$k" -n 4099 -b 96 -s 5 -j "$jitter" --sleepers random "${grid[@]}"
 done
 for k in "${variants[@]}"; do
     name=${names[$((k - 1))]}
+    demo_begin "$name"
     seed=$((k * 100))
     for n in $sizes; do
         seed=$((seed + 1))
@@ -196,6 +195,7 @@ done
 # cg.cu, cub_ref.cu and bench.cu are programs of their own (C++, with their
 # own main and verdict), not lesson files: they run without build/verify.
 if [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ]; then
+    demo_end    # (programs of their own: every variant's)
     bin=$(dirname "$SYNC")
     for k in 1 2 3; do
         for n in 1 33 4099 3000017 $([ "$k" != 1 ] || echo "$huge"); do
@@ -226,19 +226,26 @@ fi
 
 if [ "$ONLY_SYNC" = 0 ]; then
     for k in 1 2; do
+        want "$k" || continue
         name=${names[$((k - 1))]}
+        demo_begin "$name"
         observe "legacy: $name n=$legacy_n jitter=0ns" "$LEGACY" -k "$k" -n "$legacy_n" "${grid[@]}"
         expect_its_bug "legacy: $name" "gives wrong sums once odd lanes sleep ${jitter}ns (n=$legacy_n)" \
             "$LEGACY" -k "$k" -n "$legacy_n" -j "$jitter" "${grid[@]}"
     done
-    threads=1024
-    [ "$TARGET" = gpu ] || threads=256
-    expect_its_bug "legacy: block" "gives wrong sums once odd lanes sleep ${jitter}ns (n=$mid, $threads threads)" \
-        "$LEGACY" -k 1 -n "$mid" -b "$threads" -j "$jitter" "${grid[@]}"
+    if want 1; then
+        threads=1024
+        [ "$TARGET" = gpu ] || threads=256
+        demo_begin block
+        expect_its_bug "legacy: block" "gives wrong sums once odd lanes sleep ${jitter}ns (n=$mid, $threads threads)" \
+            "$LEGACY" -k 1 -n "$mid" -b "$threads" -j "$jitter" "${grid[@]}"
+    fi
 fi
 if [ "$TARGET" = emu ] && [ "$ONLY_SYNC" = 0 ]; then
     for k in 1 2; do
+        want "$k" || continue
         name=${names[$((k - 1))]}
+        demo_begin "$name"
         emulate lockstep right "legacy: $name right under lockstep, as on pre-Volta GPUs, even with ${jitter}ns jitter" \
             "$LEGACY" -k "$k" -n "$legacy_n" -j "$jitter" "${grid[@]}"
         emulate all race "legacy: $name: warpsim reports the intra-warp race under every model" \
@@ -255,6 +262,7 @@ if [ "$TARGET" = gpu ]; then
         # thread summing several ints; the tools' time grows with the
         # accesses they watch.
         for k in "${sanitized[@]}"; do
+            demo_begin "${names[$((k - 1))]}"
             sanitize racecheck clean "$SYNC_NAME: variant $k racecheck finds no hazard" \
                 "$SYNC" -k "$k" -n 20011 -b 1024 -g 4
             sanitize memcheck clean "$SYNC_NAME: variant $k memcheck is clean (1024 threads: 32 warps' partials)" \
@@ -266,10 +274,13 @@ if [ "$TARGET" = gpu ]; then
             # One block of two warps: racecheck's time grows with the
             # hazards it records, and two warps show them all the same.
             for k in 1 2; do
+                want "$k" || continue
+                demo_begin "${names[$((k - 1))]}"
                 sanitize racecheck flagged "legacy: ${names[$((k - 1))]}: racecheck reports the intra-warp hazards" \
                     "$LEGACY" -k "$k" -n 64 -b 64 -g 1
             done
             if [ "$PRE_VOLTA" = 0 ]; then
+                demo_end
                 VERIFY='' sanitize memcheck clean "bench: variant 6 with every load kind and unroll, memcheck is clean" \
                     "$(dirname "$SYNC")/bench" -V 1 -n 64K -l 1 -k 6
             fi
