@@ -3,7 +3,7 @@
 
 LESSONS := $(sort $(patsubst %/Makefile,%,$(wildcard lessons/[0-9][0-9]-*/Makefile)))
 
-.PHONY: all check check-wrong test bench pascal compat docs grade classroom gradescope doctor clean help $(LESSONS)
+.PHONY: all check check-wrong check-right test bench pascal compat docs grade classroom gradescope doctor clean help $(LESSONS)
 .DEFAULT_GOAL := all
 
 # Build every lesson that can be built here; go on past failures, then fail.
@@ -15,10 +15,15 @@ all:
 check:
 	@scripts/each-lesson.sh check $(LESSONS)
 
-# Every lesson's wrong fixes (lessons/*/wrong/*.cu) through its checker:
-# one TAP line each, ok when the checker rejected it.
+# Every lesson's wrong fixes (lessons/*/wrong/*.patch: each a patch of
+# sync.cu) through its checker: one TAP line each, ok when the checker
+# rejected it. check-right: its right alternatives (lessons/*/right/), ok
+# when the checker passed it.
 check-wrong:
 	@scripts/each-lesson.sh check-wrong $(LESSONS)
+
+check-right:
+	@scripts/each-lesson.sh check-right $(LESSONS)
 
 # With a GPU, every lesson's benchmark (CSV and plots in docs/results/<gpu>/)
 # and a summary table; warpsim's throughput always. Never run by `make test`.
@@ -113,8 +118,10 @@ help:
 	@echo "  compat  build every lesson with CUDA 11.8 and CUDA 13, one line per lesson and"
 	@echo "          toolkit, recorded in docs/results/compat.txt (slow)"
 	@echo "  docs    build the site and the PDF handouts into docs/_build/"
-	@echo "  check-wrong  run every lesson's wrong fixes (wrong/*.cu) through its checker:"
+	@echo "  check-wrong  run every lesson's wrong fixes (wrong/*.patch) through its checker:"
 	@echo "          each must be rejected"
+	@echo "  check-right  run every lesson's right alternatives (right/) through its checker:"
+	@echo "          each must pass"
 	@echo "  grade   lab grading, each lesson on its exercise's parts: lessons/*/mine.cu"
 	@echo "          (GRADE_FILE=...), Score X/Y; LESSONS=\"01 06\" grades those;"
 	@echo "          JUNIT=dir also writes dir/results.json (Gradescope) and dir/grade.xml;"

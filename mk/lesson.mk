@@ -24,22 +24,30 @@
 #                where a GPU is; without a GPU, `make check` uses warpsim anyway
 #   SRC=mine.cu  check your own file against the sync expectations; with
 #                no DEMO=, on the lesson's exercise (exercise.mk: its parts'
-#                demonstrations)
+#                demonstrations); SRC=wrong/NAME.patch (right/NAME.patch)
+#                checks the wrong fix (right alternative) it makes of
+#                sync.cu, build/wrong/NAME.cu (build/right/NAME.cu)
 #   DEMO="a b"   the demonstrations to check (names or numbers; all: every
 #                one, all that sync.cu meets)
 #   MINE=NAME    where SRC's programs go: build/NAME and build/emu/NAME
 #                (default: mine; make check-wrong uses wrong/F for each fix)
-#   JOBS=N       make check-wrong checks N wrong fixes at once (default 1)
-#   WRONG="wrong/a.cu wrong/b.cu"
+#   JOBS=N       make check-wrong (check-right) checks N files at once
+#                (default 1)
+#   WRONG="wrong/a.patch wrong/b.patch"
 #                the wrong fixes make check-wrong checks (default: every
-#                wrong/*.cu)
+#                wrong/*.patch, and wrong/*.cu kept whole)
+#   RIGHT="right/a.patch right/b.cu"
+#                the right alternatives make check-right checks (default:
+#                every right/*.patch and right/*.cu)
 #   ARGS="..."   arguments for `make run` instead of RUN_ARGS
 #   V=1          show the commands
 #   NVCC, NVCCFLAGS; WS_CC, WS_FLAGS for warpsim (mk/warpsim.mk)
 #
-# Targets: all (default), emu, check, check-wrong, run, bench, pascal,
-# clean, help. `make emu` builds build/emu/legacy and build/emu/sync for
-# warpsim (and warpsim/$(WS_B)/warpsim, the driver).
+# Targets: all (default), emu, check, check-wrong, check-right, run, bench,
+# pascal, clean, help; build/wrong/NAME.cu (build/right/NAME.cu) makes a
+# wrong fix (right alternative) from its patch. `make emu` builds
+# build/emu/legacy and build/emu/sync for warpsim (and
+# warpsim/$(WS_B)/warpsim, the driver).
 #
 # Lessons with a harness.cu (the harness convention, include/lesson.h):
 # each program X is harness.cu + X.cu, two translation units: harness.cu
@@ -50,12 +58,16 @@
 # build/mine and build/emu/mine (build/$(MINE) and build/emu/$(MINE)). build/verify is harness.cu built by
 # HOST_CC with -DLESSON_VERIFY; the checker runs every program through it
 # (check.sh --verify). Lessons without harness.cu build each X.cu alone.
-#   make check-wrong   runs `make check SRC=wrong/F.cu MINE=wrong/F DEMO=all`
-#                      (stopping at the first failed expectation) on every
-#                      wrong fix in wrong/, JOBS=N of them at once, each
-#                      built under its own name, and prints one TAP line
-#                      each, in order: ok when the checker rejected it,
+#   make check-wrong   runs `make check SRC=wrong/F.patch MINE=wrong/F
+#                      DEMO=all` (stopping at the first failed expectation)
+#                      on every wrong fix in wrong/, JOBS=N of them at once,
+#                      each built under its own name, and prints one TAP
+#                      line each, in order: ok when the checker rejected it,
 #                      with the line that locates it
+#   make check-right   the same for each right alternative in right/: ok
+#                      when the checker passed it (on warpsim, one that
+#                      needs C++ is skipped, saying so, while warpsim
+#                      compiles lesson files as C)
 #   CHECK_FIRST_FAIL=1 the checker stops at its first failed expectation
 #   HOST_CC=cc         the C compiler for build/verify
 # Programs are built side by side, one per core, unless make is given -j
@@ -67,6 +79,18 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 LESSON := $(notdir $(CURDIR))
 ifeq ($(filter -j% --jobserver%,$(shell printenv MAKEFLAGS)),)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
+# SRC=wrong/NAME.patch, right/NAME.patch: the file the patch stands for,
+# made from sync.cu into build/wrong/NAME.cu (build/right/NAME.cu) first,
+# is the SRC checked (scripts/apply-fix.sh; one line when it fails).
+ifneq ($(filter %.patch,$(SRC)),)
+  SRC_PATCH := $(SRC)
+  override SRC := build/$(notdir $(patsubst %/,%,$(dir $(SRC))))/$(basename $(notdir $(SRC))).cu
+  SRC_PATCH_ERROR := $(shell $(TOP)/scripts/apply-fix.sh '$(SRC_PATCH)' sync.cu '$(SRC)' 2>&1 >/dev/null)
+  ifneq ($(SRC_PATCH_ERROR),)
+    $(error $(LESSON): SRC=$(SRC_PATCH_ERROR))
+  endif
 endif
 
 # Settings that are either 1 or unset, and SRC, checked before anything else.
@@ -96,8 +120,10 @@ SRC_NAME := $(notdir $(SRC))
 # file a learner copies; EXERCISE_PARTS, NAME:POINTS, the demonstrations
 # graded): a check of a learner's file (SRC=) without DEMO= checks the
 # parts, and says so in one line; DEMO= names others, DEMO=all every one.
+# (A wrong fix or right alternative, SRC=NAME.patch, is an edit of sync.cu:
+# checked on all that sync.cu meets.)
 include $(wildcard exercise.mk)
-ifneq ($(SRC),)
+ifneq ($(SRC),$(if $(SRC_PATCH),$(SRC)))
   ifneq ($(EXERCISE_PARTS),)
     ifeq ($(origin DEMO),undefined)
       DEMO := $(foreach p,$(EXERCISE_PARTS),$(firstword $(subst :, ,$(p))))
@@ -233,7 +259,7 @@ endif
 LAB_EMU := $(if $(and $(SRC),$(filter gpu,$(CHECK_TARGET)),$(HAVE_WS_CC),$(HARNESS)),1)
 CHECK_BINS += $(VERIFY) $(if $(LAB_EMU),$(EMU_BUILD)/$(MINE) $(WS_DRIVER))
 
-.PHONY: all emu check check-wrong run bench pascal clean help
+.PHONY: all emu check check-wrong check-right run bench pascal clean help
 .DEFAULT_GOAL := all
 
 ifeq ($(HAVE_NVCC),)
@@ -424,48 +450,114 @@ check: $(CHECK_BINS)
 	test $$gpu -eq 0 && test $$emu -eq 0
 endif
 
-# Every wrong fix in wrong/ must be rejected by the checker. Each is built
-# under its own name (build/wrong/F, build/emu/wrong/F), so that JOBS=N of
-# them run at once; what they share (build/verify, the harness objects,
-# warpsim) is built first. The TAP lines come out in order once all have run.
+# Every wrong fix in wrong/ must be rejected by the checker, and every right
+# alternative in right/ passed. Each is a patch of sync.cu, NAME.patch (its
+# first line its reason, /* wrong: ... */ or /* right: ... */, then a unified
+# diff; scripts/apply-fix.sh), made into build/wrong/NAME.cu
+# (build/right/NAME.cu) before it is checked, or a whole file, NAME.cu (its
+# first line the reason). A wrong fix is checked with DEMO=all (everything
+# sync.cu meets). A right alternative's next lines may say /* needs C++:
+# WHY */ and /* demos: NAME... */, the demonstrations whose code its edit
+# reaches, which are then those checked (the rest of the file is sync.cu's;
+# DEMO=all where it names none). Each is built under its own name
+# (build/wrong/NAME, build/emu/wrong/NAME), so that JOBS=N of them run at
+# once; what they share (build/verify, the harness objects, warpsim) is
+# built first. The TAP lines come out in order once all have run.
+fixes_in = $(sort $(wildcard $(1)/*.patch $(1)/*.cu))
 ifeq ($(origin WRONG),command line)
   ifneq ($(filter-out $(wildcard $(WRONG)),$(WRONG)),)
     $(error $(LESSON): WRONG=$(WRONG): no such file: $(filter-out $(wildcard $(WRONG)),$(WRONG)))
   endif
 else
-  WRONG := $(sort $(wildcard wrong/*.cu))
+  WRONG := $(call fixes_in,wrong)
+endif
+ifeq ($(origin RIGHT),command line)
+  ifneq ($(filter-out $(wildcard $(RIGHT)),$(RIGHT)),)
+    $(error $(LESSON): RIGHT=$(RIGHT): no such file: $(filter-out $(wildcard $(RIGHT)),$(RIGHT)))
+  endif
+else
+  RIGHT := $(call fixes_in,right)
 endif
 WRONG_LIMIT ?= 150
-.PHONY: check-wrong-one
-check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB)) \
-             $(if $(HARNESS),$(if $(HAVE_NVCC),$(if $(filter gpu,$(CHECK_TARGET)),$(BUILD)/harness.o)) \
-                             $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o))
-ifeq ($(WRONG),)
-	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.cu)"
-else
-	$(Q)out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
-	echo "1..$(words $(WRONG))"; \
-	n=0; for f in $(WRONG); do n=$$((n + 1)); echo "$$n $$f"; done | \
-	    xargs -P $(JOBS) -L 1 sh -c '$(MAKE) --no-print-directory -s check-wrong-one WRONG_N=$$1 WRONG_FILE=$$2 >"$$0/$$1.tap" 2>&1' "$$out" || true; \
-	bad=0; n=0; for f in $(WRONG); do n=$$((n + 1)); \
+FIXES_SHARED := $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB)) \
+                $(if $(HARNESS),$(if $(HAVE_NVCC),$(if $(filter gpu,$(CHECK_TARGET)),$(BUILD)/harness.o)) \
+                                $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o))
+.PHONY: check-wrong-one check-right-one
+
+# The file a patch stands for.
+build/wrong/%.cu: wrong/%.patch sync.cu
+	$(Q)$(TOP)/scripts/apply-fix.sh $< sync.cu $@
+build/right/%.cu: right/%.patch sync.cu
+	$(Q)$(TOP)/scripts/apply-fix.sh $< sync.cu $@
+
+# $(call check_fixes,KIND,FILES): check-KIND-one on each of FILES, JOBS at
+# a time; their TAP lines in order, then the tally ("N skipped" where some
+# were).
+check_fixes = out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	echo "1..$(words $(2))"; \
+	n=0; for f in $(2); do n=$$((n + 1)); echo "$$n $$f"; done | \
+	    xargs -P $(JOBS) -L 1 sh -c '$(MAKE) --no-print-directory -s check-$(1)-one FIX_N=$$1 FIX_FILE=$$2 >"$$0/$$1.tap" 2>&1' "$$out" || true; \
+	bad=0 skip=0 n=0; for f in $(2); do n=$$((n + 1)); \
 	    if [ -s "$$out/$$n.tap" ]; then cat "$$out/$$n.tap"; else echo "not ok $$n - $$f: no result"; fi; \
 	    grep -q '^ok ' "$$out/$$n.tap" 2>/dev/null || bad=$$((bad + 1)); \
+	    ! grep -q '^ok .* \# SKIP ' "$$out/$$n.tap" 2>/dev/null || skip=$$((skip + 1)); \
 	done; \
-	echo "$$((n - bad)) passed, $$bad failed"; \
+	echo "$$((n - bad - skip)) passed, $$bad failed$$([ $$skip -eq 0 ] || echo ", $$skip skipped")"; \
 	test $$bad -eq 0
+
+check-wrong: $(FIXES_SHARED)
+ifeq ($(WRONG),)
+	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.patch)"
+else
+	+$(Q)$(call check_fixes,wrong,$(WRONG))
 endif
 
-# One wrong fix (WRONG_FILE, number WRONG_N): its TAP line and detail.
+check-right: $(FIXES_SHARED)
+ifeq ($(RIGHT),)
+	@echo "skipped: $(LESSON) has no right alternatives (right/*.patch, right/*.cu)"
+else
+	+$(Q)$(call check_fixes,right,$(RIGHT))
+endif
+
+# $(call fix_source,KIND): the shell words that set f (FIX_FILE), name, src
+# (the file to check: a patch made into build/KIND/NAME.cu, or not ok and
+# done when it does not apply) and what (its reason).
+fix_source = n=$(FIX_N); f=$(FIX_FILE); name=$${f\#\#*/}; name=$${name%.*}; src=$$f; \
+	what=$$(sed -n '1s:^/\* $(1)\: \(.*\) \*/$$:\1:p' "$$f"); \
+	case "$$f" in *.patch) src=build/$(1)/$$name.cu; \
+	    err=$$($(TOP)/scripts/apply-fix.sh "$$f" sync.cu "$$src" 2>&1) || { echo "not ok $$n - $$err"; exit 0; } ;; esac
+
+# One wrong fix (FIX_FILE, number FIX_N): its TAP line and detail.
 check-wrong-one:
-	$(Q)n=$(WRONG_N); f=$(WRONG_FILE); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
-	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$f MINE=wrong/$$(basename $$f .cu) DEMO=all >"$$log" 2>&1; rc=$$?; \
+	$(Q)$(call fix_source,wrong); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
+	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$src MINE=wrong/$$name DEMO=all >"$$log" 2>&1; rc=$$?; \
 	secs=$$(( $$(date +%s) - start )); \
-	what=$$(sed -n '1s:^/\* wrong\: \(.*\) \*/$$:\1:p' $$f); \
 	where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \
 	if [ $$rc -eq 0 ]; then echo "not ok $$n - $$f passed the checker ($${what:-no /* wrong: */ line})"; \
 	elif [ $$rc -eq 124 ] || [ $$rc -eq 137 ]; then echo "not ok $$n - $$f: the check took over $(WRONG_LIMIT)s"; \
 	elif [ -z "$$where" ]; then echo "not ok $$n - $$f rejected, but with no line that locates the problem (exit status $$rc)"; tail -n 5 "$$log" | sed 's/^/#   /'; \
 	else echo "ok $$n - $$f rejected in $${secs}s ($$what)"; echo "# $$where"; fi
+
+# Whether warpsim compiles a lesson file as C++ (a template through its
+# compile command): where it does not, a right alternative that needs C++
+# is skipped on warpsim, saying so.
+WS_CXX = $(shell printf '\043include "lesson.h"\ntemplate <int N> __device__ int cxx_probe(void) { return N; }\n' | \
+    $(call ws_compile,-,/dev/null,-fsyntax-only -DLESSON_UNIT) >/dev/null 2>&1 && echo yes)
+WARPSIM_USED := $(filter emu,$(CHECK_TARGET))$(LAB_EMU)
+
+# One right alternative (FIX_FILE, number FIX_N): its TAP line and detail.
+check-right-one:
+	$(Q)$(call fix_source,right); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
+	cxx=$$(sed -n '2,5{/^--- /q;s:^/\* needs C++\: \(.*\) \*/$$:\1:p;}' "$$f"); \
+	demos=$$(sed -n '2,5{/^--- /q;s:^/\* demos\: \(.*\) \*/$$:\1:p;}' "$$f"); \
+	if [ -n "$$cxx" ] && [ -n "$(WARPSIM_USED)" ] && [ -z "$(if $(WARPSIM_USED),$(WS_CXX))" ]; then \
+	    echo "ok $$n - $$f # SKIP needs C++ ($$cxx), and warpsim compiles lesson files as C here"; exit 0; fi; \
+	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$src MINE=right/$$name DEMO="$${demos:-all}" >"$$log" 2>&1; rc=$$?; \
+	secs=$$(( $$(date +%s) - start )); \
+	where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \
+	if [ $$rc -eq 0 ]; then echo "ok $$n - $$f passed on DEMO=\"$${demos:-all}\" in $${secs}s ($${what:-no /* right: */ line})"; \
+	elif [ $$rc -eq 124 ] || [ $$rc -eq 137 ]; then echo "not ok $$n - $$f: the check took over $(WRONG_LIMIT)s"; \
+	else echo "not ok $$n - $$f rejected (exit status $$rc)$${where:+: $$where}"; tail -n 8 "$$log" | sed 's/^/#   /'; fi
 
 # `make run` runs where `make check` does: on warpsim with EMU=1 or without
 # a GPU. RUN_ARGS are sized for a GPU: on warpsim their -n becomes 64K,
@@ -513,10 +605,15 @@ help:
 	@echo "          $(if $(HAVE_NVCC),with CUDA $(NVCC_VERSION) for $(ARCH_WHAT),(no nvcc found))$(if $(ARCH_ERROR),: $(ARCH_ERROR))"
 	@echo "  emu     build $(PROGRAMS) for warpsim, the CPU emulator, into $(EMU_BUILD)/"
 	@echo "  check   run the checker: $(if $(filter gpu,$(CHECK_TARGET)),on the GPU,$(if $(filter emu,$(CHECK_TARGET)),on warpsim (no GPU here or EMU=1),skipped here: $(CHECK_WHY)))"
-	@echo "          SRC=mine.cu checks your own file against the sync expectations"
-	@echo "  check-wrong  check every wrong fix in wrong/: each must be rejected;"
-	@echo "          JOBS=N checks N at once, each built as build/wrong/NAME;"
-	@echo "          WRONG=\"wrong/a.cu ...\" checks only those"
+	@echo "          SRC=mine.cu checks your own file against the sync expectations,"
+	@echo "          on the exercise's parts$(if $(EXERCISE_PARTS), ($(EXERCISE_PARTS)))"
+	@echo "          unless DEMO= names others (DEMO=all: every one)"
+	@echo "  check-wrong  check every wrong fix in wrong/ (a patch of sync.cu each):"
+	@echo "          each must be rejected; JOBS=N checks N at once, each built as"
+	@echo "          build/wrong/NAME; WRONG=\"wrong/a.patch ...\" checks only those;"
+	@echo "          make check SRC=wrong/NAME.patch shows one in full"
+	@echo "  check-right  check every right alternative in right/: each must pass"
+	@echo "          (JOBS=, RIGHT=\"right/a.patch ...\" as for check-wrong)"
 	@echo "  run     run legacy and sync with ARGS (default: $(RUN_ARGS));"
 	@echo "          on warpsim with EMU=1 or without a GPU (default: $(RUN_ARGS_EMU))"
 	@echo "  bench   run the lesson's benchmark, if it has one"

@@ -253,27 +253,27 @@ assert_device_only() {
 }
 
 # never_ends NAME: the wrong fixes of lessons/NAME whose kernel never ends
-# (wrong/never-ends*.cu, wrong/hang*.cu).
+# (wrong/never-ends*.patch, wrong/hang*.patch).
 never_ends() {
     local f
-    for f in "$REPO/lessons/$1"/wrong/never-ends*.cu "$REPO/lessons/$1"/wrong/hang*.cu; do
+    for f in "$REPO/lessons/$1"/wrong/never-ends*.patch "$REPO/lessons/$1"/wrong/hang*.patch; do
         [ ! -f "$f" ] || echo "$f"
     done
 }
 
 # assert_wrong_fixes_rejected NAME: lessons/NAME/wrong/ holds at least five
-# wrong fixes, each with its /* wrong: ... */ first line, and make
-# check-wrong on warpsim rejects every one within 60 s, with the line that
-# locates the problem. The fixes whose kernel never ends (never_ends) are
-# tests/lessons.bats's check_never_ends's: a plain make check SRC= of each,
-# stricter, already run (warpsim takes a second or more to call a loop
-# that never ends one); here the others, named in WRONG.
+# wrong fixes, each a patch of sync.cu with its /* wrong: ... */ first line,
+# and make check-wrong on warpsim rejects every one within 60 s, with the
+# line that locates the problem. The fixes whose kernel never ends
+# (never_ends) are tests/lessons.bats's check_never_ends's: a plain make
+# check SRC= of each, stricter, already run (warpsim takes a second or more
+# to call a loop that never ends one); here the others, named in WRONG.
 assert_wrong_fixes_rejected() {
     local dir=$REPO/lessons/$1 n f wrong=() skip
-    n=$(find "$dir/wrong" -name '*.cu' | wc -l)
+    n=$(find "$dir/wrong" -name '*.patch' | wc -l)
     [ "$n" -ge 5 ] || fail "only $n wrong fixes in $dir/wrong"
     skip=" $(never_ends "$1" | tr '\n' ' ')"
-    for f in "$dir"/wrong/*.cu; do
+    for f in "$dir"/wrong/*.patch; do
         head -n 1 "$f" | grep -qE '^/\* wrong: .+ \*/$' || fail "$f: no /* wrong: ... */ first line"
         [[ $skip == *" $f "* ]] || wrong+=("wrong/${f##*/}")
     done
@@ -285,7 +285,7 @@ assert_wrong_fixes_rejected() {
     assert_line "$n passed, 0 failed"
     refute_line --regexp '^not ok'
     # each within the bound, its ok line followed by the locating line
-    assert_equal "$(grep -cE '^ok [0-9]+ - wrong/.* rejected in ([0-9]|[1-5][0-9])s ' <<<"$output")" "$n"
+    assert_equal "$(grep -cE '^ok [0-9]+ - wrong/.*\.patch rejected in ([0-9]|[1-5][0-9])s ' <<<"$output")" "$n"
     assert_equal "$(grep -A1 '^ok ' <<<"$output" | grep -cE '^# .')" "$n"
     # each locating line names the file and line, the lanes, or the first
     # mismatch, not only the exit status

@@ -294,10 +294,10 @@ for r in csv.reader(open(sys.argv[1])): print("|".join(r))' grades.csv
     # each lesson's every fix is rejected is tests/lessons.bats's to check.
     local L=$BATS_TEST_TMPDIR/tree/lessons/01-shfl-reduction n f
     lesson_sandbox "$BATS_TEST_TMPDIR/tree" 01-shfl-reduction
-    for f in "$L"/wrong/*.cu; do
-        case "${f##*/}" in activemask-mask.cu|leader-lane-31.cu|no-syncthreads.cu) ;; *) rm "$f" ;; esac
+    for f in "$L"/wrong/*.patch; do
+        case "${f##*/}" in activemask-mask.patch|leader-lane-31.patch|no-syncthreads.patch) ;; *) rm "$f" ;; esac
     done
-    n=$(find "$L/wrong" -name '*.cu' | wc -l)
+    n=$(find "$L/wrong" -name '*.patch' | wc -l)
     assert_equal "$n" 3
     JOBS=2 EMU=1 run "$REPO/scripts/each-lesson.sh" check-wrong "$L" "$BATS_TEST_TMPDIR/99-none"
     echo "$output"
@@ -305,8 +305,8 @@ for r in csv.reader(open(sys.argv[1])): print("|".join(r))' grades.csv
     assert_line --regexp '^01-shfl-reduction: ok \([0-9]+ passed, 0 failed\) in [0-9]+ s$'
     assert_line --regexp '^99-none: skipped \(99-none has no wrong fixes'
     assert_equal "$(grep -E '^(not )?ok [0-9]+ - wrong/' <<<"$output" | sed -E 's/^(not )?ok ([0-9]+) .*/\2/' | tr '\n' ' ')" "$(seq -s ' ' 1 "$n") "
-    for f in "$L"/wrong/*.cu; do
-        [ -x "$L/build/emu/wrong/$(basename "$f" .cu)" ] || fail "no build/emu/wrong/$(basename "$f" .cu)"
+    for f in "$L"/wrong/*.patch; do
+        [ -x "$L/build/emu/wrong/$(basename "$f" .patch)" ] || fail "no build/emu/wrong/$(basename "$f" .patch)"
     done
 }
 
@@ -326,9 +326,9 @@ for r in csv.reader(open(sys.argv[1])): print("|".join(r))' grades.csv
     assert_failure 2
     assert_output --partial 'JOBS=0: JOBS is how many wrong fixes make check-wrong checks at once'
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check-wrong \
-        WRONG="wrong/leader-lane-31.cu wrong/no-such-fix.cu"
+        WRONG="wrong/leader-lane-31.patch wrong/no-such-fix.patch"
     assert_failure 2
-    assert_output --partial 'WRONG=wrong/leader-lane-31.cu wrong/no-such-fix.cu: no such file: wrong/no-such-fix.cu'
+    assert_output --partial 'WRONG=wrong/leader-lane-31.patch wrong/no-such-fix.patch: no such file: wrong/no-such-fix.patch'
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check JOBS=abc
     assert_failure 2
     run make --no-print-directory -C "$T/lessons/01-shfl-reduction" check EMU=1 SRC=sync.cu MINE=../elsewhere

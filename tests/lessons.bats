@@ -178,6 +178,96 @@ check_verdict() {
     each_lesson assert_wrong_fixes_rejected
 }
 
+# ---- wrong/ and right/: patches of sync.cu ---------------------------------
+
+@test "every patch in wrong/ and right/ applies to its lesson's sync.cu as it is, and makes the file it stands for: its reason, then sync.cu edited" {
+    local name p out=$BATS_TEST_TMPDIR/made.cu n=0
+    for name in $(lessons); do
+        for p in "$REPO/lessons/$name"/wrong/*.patch "$REPO/lessons/$name"/right/*.patch; do
+            [ -f "$p" ] || continue
+            n=$((n + 1))
+            # (a failure names the patch: "wrong/NAME.patch no longer applies to sync.cu: ...")
+            (cd "$REPO/lessons/$name" && "$REPO/scripts/apply-fix.sh" "${p#"$REPO/lessons/$name/"}" sync.cu "$out") ||
+                fail "lessons/$name: a patch does not apply (above)"
+            assert_equal "$(head -n 1 "$out")" "$(head -n 1 "$p")"
+            ! cmp -s <(tail -n +2 "$out") "$REPO/lessons/$name/sync.cu" || fail "$p changes nothing in sync.cu"
+        done
+    done
+    echo "$n patches apply"
+}
+
+@test "a patch that no longer applies to sync.cu fails in one line naming it: apply-fix.sh, make check SRC=, make check-wrong" {
+    local L=$BATS_TEST_TMPDIR/tree/lessons/01-shfl-reduction
+    lesson_sandbox "$BATS_TEST_TMPDIR/tree" 01-shfl-reduction
+    # sync.cu moves on: the line the patch changes is written another way
+    sed -i 's/for (offset = 16; offset > 0; offset \/= 2)/for (offset = 16; offset != 0; offset \/= 2)/' "$L/sync.cu"
+    cd "$L"
+    run --separate-stderr "$REPO/scripts/apply-fix.sh" wrong/never-ends.patch sync.cu "$BATS_TEST_TMPDIR/x.cu"
+    assert_failure 1
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" '^wrong/never-ends\.patch no longer applies to sync\.cu: '
+    [ ! -e "$BATS_TEST_TMPDIR/x.cu" ]
+    run --separate-stderr make --no-print-directory -C "$L" check EMU=1 SRC=wrong/never-ends.patch
+    assert_failure 2
+    assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" 'SRC=wrong/never-ends\.patch no longer applies to sync\.cu: '
+    run make --no-print-directory -s -C "$L" check-wrong-one EMU=1 FIX_N=3 FIX_FILE=wrong/never-ends.patch
+    assert_success
+    assert_output --regexp '^not ok 3 - wrong/never-ends\.patch no longer applies to sync\.cu: '
+    # a first line that is no reason
+    printf '%s\n' '--- a/sync.cu' >"$BATS_TEST_TMPDIR/bare.patch"
+    run --separate-stderr "$REPO/scripts/apply-fix.sh" "$BATS_TEST_TMPDIR/bare.patch" "$L/sync.cu" "$BATS_TEST_TMPDIR/x.cu"
+    assert_failure 1
+    assert_regex "$stderr" 'its first line is not its reason'
+}
+
+@test "make check SRC=wrong/NAME.patch checks the file the patch makes, build/wrong/NAME.cu, on everything sync.cu meets" {
+    local L=$REPO/lessons/01-shfl-reduction
+    CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC=wrong/no-syncthreads.patch
+    echo "$output"
+    assert_failure
+    refute_line --partial '# grading the exercise'
+    assert_line --regexp '^# locate: warpsim: race on shared partial\[[0-9]+\]: .* at no-syncthreads\.cu:[0-9]+'
+    assert_equal "$(head -n 1 "$L/build/wrong/no-syncthreads.cu")" "$(head -n 1 "$L/wrong/no-syncthreads.patch")"
+    run make --no-print-directory -C "$L" build/wrong/leader-lane-31.cu
+    assert_success
+    assert_equal "$(head -n 1 "$L/build/wrong/leader-lane-31.cu")" "$(head -n 1 "$L/wrong/leader-lane-31.patch")"
+}
+
+# check_right NAME: lessons/NAME/right/ holds at least two right
+# alternatives, each with its /* right: ... */ first line, and make
+# check-right on warpsim passes every one; one is skipped only if it says
+# it needs C++ and warpsim compiles lesson files as C (check-right finds out
+# by compiling a template the way warpsim compiles a lesson file), saying
+# so; at least two pass here.
+check_right() {
+    local f n=0 ran skipped
+    for f in "$L"/right/*.patch "$L"/right/*.cu; do
+        [ -f "$f" ] || continue
+        n=$((n + 1))
+        head -n 1 "$f" | grep -qE '^/\* right: .+ \*/$' || fail "$f: no /* right: ... */ first line"
+    done
+    [ "$n" -ge 2 ] || fail "only $n right alternatives in $L/right"
+    run make --no-print-directory -C "$L" check-right EMU=1 JOBS="${TEST_JOBS:-2}"
+    echo "$output"
+    assert_success
+    assert_line "1..$n"
+    refute_line --regexp '^not ok'
+    while read -r f; do
+        [ -n "$f" ] || continue
+        grep -q '^/\* needs C++: ' "$L/$f" || fail "$f was skipped, but it does not say it needs C++"
+    done <<<"$(sed -nE 's/^ok [0-9]+ - (right\/[^ ]+) # SKIP needs C\+\+ \(.+\), and warpsim compiles lesson files as C here$/\1/p' <<<"$output")"
+    skipped=$(grep -c ' # SKIP ' <<<"$output" || true)
+    ran=$(grep -cE '^ok [0-9]+ - right/[^ ]+ passed on DEMO="[^"]+" in [0-9]+s \(' <<<"$output")
+    assert_equal "$((ran + skipped))" "$n"
+    [ "$ran" -ge 2 ] || fail "only $ran right alternatives passed here"
+    assert_line --regexp "^$ran passed, 0 failed(, $skipped skipped)?\$"
+}
+
+@test "every right alternative in right/ passes make check-right on warpsim; one that needs C++ is skipped, saying so, while warpsim compiles C" {
+    each_lesson check_right
+}
+
 # ---- the exercise (exercise.mk) ---------------------------------------------
 
 # exercise_demos NAME: the demonstrations lessons/NAME's exercise grades, in
@@ -254,34 +344,35 @@ start_never_ends() {
             (
                 start=$SECONDS rc=0
                 make --no-print-directory -C "$REPO/lessons/$name" check EMU=1 SRC="$f" DEMO=all \
-                    MINE="$(basename "$f" .cu)" >"$d/$name-$(basename "$f" .cu).out" 2>&1 || rc=$?
-                echo "$rc $((SECONDS - start))" >"$d/$name-$(basename "$f" .cu).rc"
+                    MINE="$(basename "$f" .patch)" >"$d/$name-$(basename "$f" .patch).out" 2>&1 || rc=$?
+                echo "$rc $((SECONDS - start))" >"$d/$name-$(basename "$f" .patch).rc"
             ) </dev/null >/dev/null 2>&1 3>&- &
         done
     done
 }
 
-# check_never_ends NAME: make check SRC= of each wrong fix whose kernel
-# never ends (never_ends, started by start_never_ends) ended within 60 s,
-# with the kernel it was stopped in (one the file defines) or warpsim's
-# hang at a line of the file, and said that the other runs were not run.
+# check_never_ends NAME: make check SRC=wrong/F.patch of each wrong fix
+# whose kernel never ends (never_ends, started by start_never_ends) ended
+# within 60 s, with the kernel it was stopped in (one the file it makes,
+# build/wrong/F.cu, defines) or warpsim's hang at a line of that file, and
+# said that the other runs were not run.
 check_never_ends() {
     local f base kernels took i d=$BATS_FILE_TMPDIR/never-ends
     for f in $(never_ends "$1"); do
-        base=$(basename "$f" .cu)
+        base=$(basename "$f" .patch)
         for ((i = 0; i < 120; i++)); do
             [ ! -s "$d/$1-$base.rc" ] || break
             sleep 1
         done
-        [ -s "$d/$1-$base.rc" ] || fail "wrong/$base.cu: no end of its check after 120 s here"
+        [ -s "$d/$1-$base.rc" ] || fail "wrong/$base.patch: no end of its check after 120 s here"
         read -r status took <"$d/$1-$base.rc"
         output=$(cat "$d/$1-$base.out")
         mapfile -t lines <"$d/$1-$base.out"
         echo "$output"
-        echo "wrong/$base.cu: exit status $status in ${took}s"
+        echo "wrong/$base.patch: exit status $status in ${took}s"
         assert_failure
-        [ "$took" -lt 60 ] || fail "wrong/$base.cu: took ${took}s"
-        kernels=$(sed -nE 's/^__global__ void ([A-Za-z_0-9]+)\(.*/\1/p' "$f" | paste -sd'|')
+        [ "$took" -lt 60 ] || fail "wrong/$base.patch: took ${took}s"
+        kernels=$(sed -nE 's/^__global__ void ([A-Za-z_0-9]+)\(.*/\1/p' "$L/build/wrong/$base.cu" | paste -sd'|')
         assert_line --regexp "^# locate: (it never ended: stopped after [0-9]+s in kernel ($kernels)<<<|HANG detected: .* at ${base}\\.cu:[0-9]+)"
         if [ -n "${NEVER_ENDS_LOCATE[$1]:-}" ]; then
             assert_line --regexp "${NEVER_ENDS_LOCATE[$1]}"
