@@ -73,6 +73,9 @@ ifneq ($(filter-out 1,$(PASCAL)),)
   $(error $(LESSON): PASCAL=$(PASCAL): PASCAL is 1 (compute_60 PTX) or unset)
 endif
 ifneq ($(SRC),)
+  ifneq ($(words $(SRC)),1)
+    $(error $(LESSON): SRC=$(SRC): a file name with a space, which make cannot take as a file: rename it (say, $(shell printf '%s' '$(SRC)' | tr ' ' _)))
+  endif
   ifeq ($(shell test -f '$(SRC)' && echo yes),)
     $(error $(LESSON): SRC=$(SRC): no such file (give a .cu file, relative to the lesson folder or absolute))
   endif
@@ -252,7 +255,7 @@ ifneq ($(HARNESS),)
 # of a program has them filtered out here.)
 harness_flags = $(filter-out %harness.cu -DLESSON_SRC_NAME=%,$(ALL_NVCCFLAGS))
 define harness_nvcc
-	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
+	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I. -x cu -c $(1) -o $(2).unit.o
 	$(Q)$(RUN_NVCC) $(harness_flags) $(2).unit.o $(BUILD)/harness.o -o $(2)
 	$(Q)rm -f $(2).unit.o
 endef
@@ -305,8 +308,9 @@ endef
 $(foreach p,$(GPU_ONLY),$(if $($(p)_PARTS),$(eval $(call parts_program,$(p)))))
 endif
 
-# A learner's file, built with the same flags wherever it lives.
-$(BUILD)/$(MINE): $(SRC) $(if $(HARNESS),$(BUILD)/harness.o) $(TOP)/include/lesson.h FORCE | $(BUILD)
+# A learner's file, built with the same flags wherever it lives, once
+# scripts/device-only.py has proved it device code (device-only below).
+$(BUILD)/$(MINE): $(SRC) $(if $(HARNESS),$(BUILD)/harness.o) $(TOP)/include/lesson.h $(DEVICE_ONLY_GATE) FORCE | $(BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
 ifeq ($(HARNESS),)
@@ -315,6 +319,38 @@ else
 	$(call harness_nvcc,$(SRC),$@)
 endif
 endif
+
+# device-only: scripts/device-only.py reads SRC with clang's CUDA front end
+# before any build of it, GPU or warpsim: a lesson file is device code
+# only (__device__ and __global__ functions, device variables, types,
+# constants, the lesson's own includes), the same in the GPU build
+# (__CUDA_ARCH__ of SM, or 8.0 and 9.0 where none is known) and the warpsim
+# build. A file it refuses is not built: a TAP block names its first line
+# that is not allowed, and the check fails. DEVICE_ONLY=0 skips it (for the
+# lesson's own tests of the checker, never for a student's file).
+DEVICE_ONLY ?= 1
+ifneq ($(filter-out 0 1,$(DEVICE_ONLY)),)
+  $(error $(LESSON): DEVICE_ONLY=$(DEVICE_ONLY): DEVICE_ONLY is 1 (check SRC first) or 0)
+endif
+DEVICE_ONLY_PY := $(or $(wildcard /usr/bin/python3),python3)
+DEVICE_ONLY_ARCH := $(if $(and $(SM),$(filter-out 1,$(PASCAL))),--arch $(SM)0)
+DEVICE_ONLY_GATE := $(if $(and $(SRC),$(HARNESS),$(filter 1,$(DEVICE_ONLY))),device-only)
+# (once, while make reads this file, for the goals that build SRC: a file
+# refused builds nothing, and its lines end the output)
+ifneq ($(DEVICE_ONLY_GATE),)
+  DEVICE_ONLY_TXT := build/$(MINE).device-only
+  ifneq ($(filter-out clean help check-wrong check-wrong-one pascal bench,$(GOALS)),)
+    DEVICE_ONLY_RC := $(shell mkdir -p '$(dir $(DEVICE_ONLY_TXT))' && \
+        $(DEVICE_ONLY_PY) $(TOP)/scripts/device-only.py --tap --lesson . $(DEVICE_ONLY_ARCH) \
+        --name '$(SRC_NAME)' '$(SRC)' >'$(DEVICE_ONLY_TXT)' 2>&1; echo $$?)
+  endif
+endif
+ifneq ($(filter-out 0,$(DEVICE_ONLY_RC)),)
+  CHECK_BINS := device-only
+endif
+.PHONY: device-only
+device-only:
+	$(Q)cat '$(DEVICE_ONLY_TXT)' 2>/dev/null; exit $(or $(DEVICE_ONLY_RC),0)
 
 # The judge: harness.cu with no lesson file and no CUDA (include/lesson.h).
 build/verify: harness.cu $(TOP)/include/lesson.h
@@ -356,8 +392,25 @@ $(EMU_BUILD)/$(MINE): $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
 else
 # $(call ws_harness_build,LESSON FILE,OUTPUT[,EXTRA FLAGS]): the same for
 # warpsim: the lesson file, compiled, and $(EMU_BUILD)/harness.o.
-ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I$(CURDIR) $(3)) && \
+# A fourth argument runs between the two (WS_LOCALIZE: on a student's object).
+ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I. $(3)) && \
+    $(if $(4),$(call $(4),$(2).unit.o) &&) \
     $(call ws_link,$(2).unit.o $(EMU_BUILD)/harness.o,$(2)) && rm -f $(2).unit.o
+# $(call ws_localize,OBJECT): leaves global in a student's object only the
+# symbols harness.o takes from the lesson unit (the kernels,
+# lesson_delay_set, lesson_src_name: $(EMU_BUILD)/harness.keep, what
+# harness.o needs that neither the C library nor warpsim defines). On
+# warpsim device code is host code, and a function of the file named free
+# or exit must not replace the C library's for the harness and warpsim
+# (scripts/device-only.py has refused such a file already: this is the
+# second wall).
+ws_localize = objcopy --keep-global-symbols=$(EMU_BUILD)/harness.keep $(1)
+$(EMU_BUILD)/harness.keep: $(EMU_BUILD)/harness.o $(WS_LIB)
+	$(Q){ nm -D --defined-only $$($(WS_CC) -print-file-name=libc.so.6) $$($(WS_CC) -print-file-name=libm.so.6); \
+	  nm --defined-only $(WS_LIB); } 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $$3); print $$3 }' | sort -u >$@.libs
+	$(Q)nm -u $(EMU_BUILD)/harness.o | awk '{ sub(/@.*/, "", $$2); print $$2 }' | sort -u | comm -23 - $@.libs >$@
+	$(Q)rm -f $@.libs
+WS_LOCALIZE := $(if $(and $(call which_cmd,objcopy),$(call which_cmd,nm)),ws_localize)
 $(EMU_BUILD)/harness.o: harness.cu $(wildcard *.h *.cuh) $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
 	$(Q)$(call ws_compile,harness.cu,$@,-DLESSON_HARNESS)
@@ -365,10 +418,10 @@ $(EMU_BUILD)/%: %.cu $(EMU_BUILD)/harness.o $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUIL
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.o + $<")
 	$(Q)$(call ws_harness_build,$<,$@)
 
-$(EMU_BUILD)/$(MINE): $(SRC) $(EMU_BUILD)/harness.o $(WS_DEPS) FORCE | $(EMU_BUILD)
+$(EMU_BUILD)/$(MINE): $(SRC) $(EMU_BUILD)/harness.o $(if $(WS_LOCALIZE),$(EMU_BUILD)/harness.keep) $(WS_DEPS) $(DEVICE_ONLY_GATE) FORCE | $(EMU_BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC) and harness.cu")
-	$(Q)$(call ws_harness_build,$(SRC),$@)
+	$(Q)$(call ws_harness_build,$(SRC),$@,,$(WS_LOCALIZE))
 endif
 
 # The checker exits 77 on a skip (no GPU); `make check` then succeeds after

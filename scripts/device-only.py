@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """device-only.py - proves that a student's lesson file is device code.
 
-usage: device-only.py [--lesson DIR] [--arch N]... [--name NAME] FILE
+usage: device-only.py [--lesson DIR] [--arch N]... [--name NAME] [--tap] FILE...
 
 A student's file (make check SRC=mine.cu, make grade, make check-wrong) is
 built into the lesson's programs beside harness.cu, on the GPU and on
@@ -30,6 +30,11 @@ __CUDA_ARCH__ of --arch; default 800 and 900) with those of the warpsim
 build (WARPSIM defined): they must be the same lines. A file that defines
 none of the kernels harness.cu launches is rejected too.
 
+--tap prints a refusal as the checker's lines (mk/lesson.mk): `not ok 1 -
+NAME holds device code only`, `# locate: ` and the first line, the others
+as # lines, then `0 passed, 1 failed`; nothing when FILE is accepted.
+Several FILEs are checked one after another in one process (what the tests
+do: the harness is read once); --name and --tap take one.
 DIR is the lesson folder (default: FILE's folder if it holds harness.cu,
 else the current one). NAME is how FILE is named in the lines (default:
 FILE as given). Exit status: 0 accepted, 1 rejected (the lines say why),
@@ -102,13 +107,17 @@ def find_libclang():
 
 
 class Check:
-    def __init__(self, path, name, lesson, archs):
+    INDEX = None
+    def __init__(self, path, name, lesson, archs, tap=False):
+        self.tap = tap
         self.path = os.path.abspath(path)
         self.name = name
         self.lesson = lesson
         self.archs = archs
         self.problems = []
-        self.index = ci.Index.create()
+        if Check.INDEX is None:
+            Check.INDEX = ci.Index.create()
+        self.index = Check.INDEX
         self.trusted = (os.path.join(TOP, 'include') + os.sep, PRELUDE + os.sep,
                         os.path.join(TOP, 'warpsim', 'include') + os.sep)
 
@@ -208,6 +217,8 @@ class Check:
         return skipped
 
     # ---- the checks ----
+    has_conditionals = False
+
     def check_tokens(self, tu, own_macros, facts):
         includes, lesson_defined, lesson_tested = facts
         toks = [t for t in tu.get_tokens(extent=tu.get_extent(self.path, (0, os.path.getsize(self.path))))
@@ -268,6 +279,7 @@ class Check:
                     m = rest[0].spelling if rest else ''
                     self.reject(line, '#undef %s is not allowed in a lesson file' % m)
                 elif d in ('if', 'elif', 'ifdef', 'ifndef'):
+                    self.has_conditionals = True
                     for x in (body if d in ('if', 'elif') else rest):
                         if x.kind != ci.TokenKind.IDENTIFIER and x.kind != ci.TokenKind.KEYWORD:
                             continue
@@ -475,8 +487,15 @@ class Check:
                 self.reject(0, 'the lesson\'s headers do not compile with this file: %s:%d: %s'
                             % (os.path.basename(loc.file.name) if loc.file else '?', loc.line, d.spelling))
 
+    KERNELS = {}
+
     def kernels_needed(self):
         """The kernels harness.cu launches: its __global__ declarations."""
+        if self.lesson not in Check.KERNELS:
+            Check.KERNELS[self.lesson] = self.read_kernels()
+        return Check.KERNELS[self.lesson]
+
+    def read_kernels(self):
         h = os.path.join(self.lesson, 'harness.cu')
         if not os.path.isfile(h):
             return set()
@@ -495,11 +514,9 @@ class Check:
             data = fh.read()
         self.lines = data.decode('utf-8', 'replace').split('\n')
         if not data.strip():
-            print('%s: the file is empty: it defines none of the lesson\'s kernels' % self.name)
-            return 1
+            return self.say(['%s: the file is empty: it defines none of the lesson\'s kernels' % self.name])
         if b'\0' in data:
-            print('%s: not a text file' % self.name)
-            return 1
+            return self.say(['%s: not a text file' % self.name])
         facts = self.lesson_facts()
         self.header_names = set()
         tu = self.parse(self.gpu_args(self.archs[0]))
@@ -528,8 +545,9 @@ class Check:
             self.check_decl(c)
             if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition() and 'CUDAGLOBAL_ATTR' in self.attrs(c):
                 kernels.add(c.spelling)
-        # the same lines in every build
-        if not self.problems:
+        # the same lines in every build (a file without conditionals keeps
+        # every line in each)
+        if not self.problems and self.has_conditionals:
             gpu = self.kept_lines(tu)
             for arch in self.archs[1:]:
                 other = self.kept_lines(self.parse(self.gpu_args(arch), bodies=False))
@@ -539,9 +557,8 @@ class Check:
         if not self.problems:
             needed = self.kernels_needed()
             if needed and not (needed & kernels):
-                print('%s: defines none of the lesson\'s kernels (%s): harness.cu launches those'
-                      % (self.name, ', '.join(sorted(needed))))
-                return 1
+                return self.say(['%s: defines none of the lesson\'s kernels (%s): harness.cu launches those'
+                                 % (self.name, ', '.join(sorted(needed)))])
         if not self.problems:
             return 0
         shown = {}
@@ -549,11 +566,27 @@ class Check:
             if line not in shown or rank < shown[line][0]:
                 shown[line] = (rank, what)
         lines = sorted(shown)
+        out = []
         for line in lines[:10]:
             what = shown[line][1]
-            print('%s:%s: %s' % (self.name, line, what) if line else '%s: %s' % (self.name, what))
+            out.append('%s:%s: %s' % (self.name, line, what) if line else '%s: %s' % (self.name, what))
         if len(lines) > 10:
-            print('%s: ... and %d more lines' % (self.name, len(lines) - 10))
+            out.append('%s: ... and %d more lines' % (self.name, len(lines) - 10))
+        return self.say(out)
+
+    def say(self, out):
+        """Prints the refusal (out: its lines, the first what locates it)
+        and returns 1."""
+        if not self.tap:
+            print('\n'.join(out))
+            return 1
+        print('not ok 1 - %s holds device code only (checked before it is built)' % self.name)
+        print('# locate: %s' % out[0])
+        for line in out[1:]:
+            print('# %s' % line)
+        print('# a lesson file holds __device__ and __global__ functions, device variables, types '
+              'and constants, and includes what the lesson\'s own files do (scripts/device-only.py --help)')
+        print('0 passed, 1 failed')
         return 1
 
     def compare(self, a, b, an, bn):
@@ -567,6 +600,7 @@ def main(argv):
     lesson = None
     archs = []
     name = None
+    tap = False
     args = argv[1:]
     files = []
     while args:
@@ -574,6 +608,9 @@ def main(argv):
         if a in ('-h', '--help'):
             print(__doc__.strip())
             return 0
+        if a == '--tap':
+            tap = True
+            continue
         if a in ('--lesson', '--arch', '--name'):
             if not args:
                 usage('%s needs a value (try --help)' % a)
@@ -590,22 +627,29 @@ def main(argv):
             usage('unknown option %s (try --help)' % a)
         else:
             files.append(a)
-    if len(files) != 1:
-        usage('one file to check (try --help)')
-    path = files[0]
-    if not os.path.isfile(path):
-        usage('%s: no such file' % path)
-    if lesson is None:
-        d = os.path.dirname(os.path.abspath(path))
-        lesson = d if os.path.isfile(os.path.join(d, 'harness.cu')) else os.getcwd()
-    if not os.path.isdir(lesson):
-        usage('--lesson %s: no such folder' % lesson)
+    if not files:
+        usage('no file to check (try --help)')
+    if len(files) > 1 and (name or tap):
+        usage('--name and --tap take one file')
+    for path in files:
+        if not os.path.isfile(path):
+            usage('%s: no such file' % path)
     find_libclang()
-    try:
-        check = Check(path, name or path, os.path.abspath(lesson), archs or [800, 900])
-    except ci.LibclangError as e:
-        usage('libclang could not be loaded (%s): apt-get install python3-clang-14' % str(e).split('.')[0])
-    return check.run()
+    rc = 0
+    for path in files:
+        where = lesson
+        if where is None:
+            d = os.path.dirname(os.path.abspath(path))
+            where = d if os.path.isfile(os.path.join(d, 'harness.cu')) else os.getcwd()
+        if not os.path.isdir(where):
+            usage('--lesson %s: no such folder' % where)
+        try:
+            check = Check(path, name or path, os.path.abspath(where), archs or [800, 900], tap)
+        except ci.LibclangError as e:
+            usage('libclang could not be loaded (%s): apt-get install python3-clang-14'
+                  % str(e).split('.')[0])
+        rc = max(rc, check.run())
+    return rc
 
 
 if __name__ == '__main__':

@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
 # need-tools.sh WHAT: makes sure the tools for `make WHAT` (test, docs) are here;
-# `browser` is what tests/browser.bats needs (Chromium, its driver, Selenium).
+# `browser` is what tests/browser.bats needs (Chromium, its driver, Selenium);
+# `check` what `make check SRC=` and `make grade` need beyond a compiler:
+# libclang's Python bindings, with which scripts/device-only.py reads a
+# student's file (python3-clang-14 on Debian 12 and Ubuntu 22.04,
+# python3-clang-18 on Ubuntu 24.04, whose default clang is 18).
 # Installs the missing Debian packages with apt-get when run as root;
 # otherwise prints the one command to run and exits 2.
 set -u
-what=${1:?usage: need-tools.sh test|docs|browser}
+what=${1:?usage: need-tools.sh test|check|docs|browser}
 missing=()
 
+# need_libclang: adds the bindings' package to missing when Python cannot
+# import them.
+need_libclang() {
+    local py=python3 pkg=python3-clang-14
+    [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+    "$py" -c 'import clang.cindex' >/dev/null 2>&1 && return
+    # shellcheck disable=SC1091
+    case "$(. /etc/os-release 2>/dev/null; echo "${ID:-}-${VERSION_ID:-}")" in
+        ubuntu-24.*|ubuntu-25.*) pkg=python3-clang-18 ;;
+    esac
+    missing+=("$pkg")
+}
+
 case "$what" in
+    check) need_libclang ;;
     test)
+        need_libclang
         command -v bats >/dev/null 2>&1 || missing+=(bats)
         command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
         command -v parallel >/dev/null 2>&1 || missing+=(parallel)    # bats --jobs
