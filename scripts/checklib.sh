@@ -200,6 +200,15 @@ check_begin() {
     if [ -n "$VERIFY" ] && [ ! -x "$VERIFY" ]; then
         printf '%s: %s is not an executable program\n' "$0" "$VERIFY" >&2; exit 2
     fi
+    # warpsim's settings decide verdicts: they are the checker's (verify
+    # --model, --seed), never the environment's. What was set around the
+    # check is dropped here, with one line saying so.
+    local v
+    CHECK_WS_DROPPED=
+    for v in $(compgen -e WARPSIM_); do
+        CHECK_WS_DROPPED+=" $v=${!v}"
+        unset "$v"
+    done
     CHECK_START=$SECONDS
     CHECK_T0=${EPOCHREALTIME:-}
     [ -n "$SYNC" ] || check_usage
@@ -213,6 +222,8 @@ check_begin() {
         return
     fi
     printf '# checking on the %s\n' "$(target_name)"
+    [ -z "$CHECK_WS_DROPPED" ] ||
+        printf "# ignored:%s: the checker sets warpsim's settings itself (build/verify --model, --seed)\n" "$CHECK_WS_DROPPED"
     [ "$ONLY_SYNC" = 0 ] || printf '# only-sync: %s must meet what sync.cu meets\n' \
         "$([ "$SYNC_NAME" = sync ] && printf '%s' "$SYNC" || printf '%s' "$SYNC_NAME")"
     find_path
@@ -589,10 +600,18 @@ run_limited() {
     fi
     # The time limit: VERIFY's own (--timeout, as timeout -k 5 would: one
     # process less a run), else timeout's.
+    # On warpsim, VERIFY sets the model and seed itself (--model, --seed:
+    # it drops every WARPSIM_* variable it inherits); a program judged by
+    # itself (a stand-in) gets them in the environment.
     local cmd=(timeout -k 5 "$RUN_LIMIT" "$@") t0=${EPOCHREALTIME:-}
     [ -z "$VERIFY" ] || cmd=("$VERIFY" --timeout "$RUN_LIMIT" "${@:2}")
-    if [ -n "$model" ]; then
-        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED "${lock[@]}" "${cmd[@]}" 2>&1)
+    if [ -n "$model" ] && [ -n "$VERIFY" ]; then
+        cmd=("$VERIFY" --timeout "$RUN_LIMIT" --model "$model" --seed "$EMU_SEED"
+             ${CHECK_WS_EXITCODE:+--error-exitcode "$CHECK_WS_EXITCODE"} "${@:2}")
+        RUN_OUT=$("${lock[@]}" "${cmd[@]}" 2>&1)
+    elif [ -n "$model" ]; then
+        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED WARPSIM_ERROR_EXITCODE=${CHECK_WS_EXITCODE:-0} \
+                  "${lock[@]}" "${cmd[@]}" 2>&1)
     else
         RUN_OUT=$("${lock[@]}" "${cmd[@]}" 2>&1)
     fi
@@ -700,13 +719,31 @@ last_match() {
     return 0
 }
 
+# repro_cmd MODEL CMD...: the one command that makes the run of CMD under
+# warpsim's MODEL again, as the checker made it.
+repro_cmd() {
+    local model=$1; shift
+    if [ -n "$VERIFY" ]; then
+        printf '%s --model %s --seed %s %s' "$VERIFY" "$model" "$EMU_SEED" "$*"
+    else
+        printf 'WARPSIM_MODEL=%s WARPSIM_SEED=%s %s' "$model" "$EMU_SEED" "$*"
+    fi
+}
+
 # warpsim_summary: warpsim's summary line of the last run ("3 races, 0
 # hangs, ... (model its, seed 1)"), empty when there is none; WS_SUMMARY
 # holds it after warpsim_summary_set.
+# Under VERIFY the summary is the one verify read through its own channel
+# (`verify: warpsim summary: ...`), never a line the program printed: a
+# warpsim that writes no such channel yet (and a stand-in) has its own
+# line read instead.
 WS_SUMMARY=
 warpsim_summary_set() {
     WS_SUMMARY=
-    case "$RUN_OUT" in *'warpsim: '*) last_match '^warpsim: ([0-9]+ race.*)$'; WS_SUMMARY=$LAST_MATCH ;; esac
+    case "$RUN_OUT" in
+        *'verify: warpsim summary: '*) last_match '^verify: warpsim summary: ([0-9]+ race.*)$'; WS_SUMMARY=$LAST_MATCH ;;
+        *'warpsim: '*) last_match '^warpsim: ([0-9]+ race.*)$'; WS_SUMMARY=$LAST_MATCH ;;
+    esac
 }
 warpsim_summary() {
     warpsim_summary_set
@@ -731,7 +768,8 @@ warpsim_count() {
 # warpsim_clean: whether the last run's summary reports nothing.
 warpsim_clean() {
     warpsim_summary_set
-    [[ $WS_SUMMARY == '0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'* ]]
+    [[ $WS_SUMMARY == '0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'* ]] &&
+        [[ $WS_SUMMARY != *' other report'* || $WS_SUMMARY == *', 0 other reports'* ]]
 }
 
 # result_of: the detail of the last run's `result:` line; RESULT_OF holds
@@ -760,15 +798,15 @@ expect_right() {
     program_dead "$@" && return
     if [ "$TARGET" = emu ]; then
         for model in $EMU_MODELS; do
-            export WARPSIM_ERROR_EXITCODE=$WARPSIM_REPORTED
+            CHECK_WS_EXITCODE=$WARPSIM_REPORTED
             run_limited "$model" -- "$@"
-            unset WARPSIM_ERROR_EXITCODE
+            CHECK_WS_EXITCODE=
             if [ "$RUN_RC" -ne 0 ] || ! run_says 'result: ok'; then
                 note_dead "$@"
                 not_ok "$what"
                 draw_hint "$model" "$@"
                 diag_failure "under warpsim's $model model: exit status $RUN_RC: $(describe_rc "$RUN_RC")" \
-                     "WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
+                     "$(repro_cmd "$model" "$@")"
                 return
             fi
         done
@@ -1283,7 +1321,7 @@ emulate() {
             not_ok "$what"
             printf '# locate: %s\n' "$(locate_line)"
             diag "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
-                 "warpsim: ${summary:-no summary}" "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
+                 "warpsim: ${summary:-no summary}" "command: $(repro_cmd "$model" "$@")"
             draw_hint "$model" "$@"
             [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
             DRAW_HINT=
