@@ -454,6 +454,7 @@ ok() {
 
 not_ok() {
     check_sync
+    CHECK_LAST_WHAT=$*
     CHECK_N=$((CHECK_N + 1)); CHECK_FAILED=$((CHECK_FAILED + 1))
     printf 'not ok %d - %s\n' "$CHECK_N" "$*"
 }
@@ -471,13 +472,14 @@ diag_output() {
 
 # locate_line: the first line of the last run that locates its problem:
 # warpsim's first report (file:line, lanes), a hang, compute-sanitizer's
-# first hazard or error, verify's word on a crash or missing results, the
+# first hazard or error, a failed assert (the GPU's and the C library's
+# lines name the file:line, the GPU's the thread), verify's word on a crash or missing results, the
 # kernel a run that never ended was in, the first mismatch; else its status.
 locate_line() {
     local line
-    line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E \
-        '^warpsim: ([a-z]|HANG)|HANG detected|^=+ +(Error|Warning|Invalid|Barrier|Race|Potential|.*[Hh]azard)|^verify: ' |
-        grep -v -E '^warpsim: [0-9]+ race' | head -n 1)
+    line=$(printf '%s\n' "$RUN_OUT" | grep -E \
+        '^warpsim: ([a-z]|HANG)|HANG detected|^=+ +(Error|Warning|Invalid|Barrier|Race|Potential|.*[Hh]azard)|Assertion .* failed|^verify: ' |
+        grep -v -E '^warpsim: [0-9]+ race|^verify: warpsim summary: ' | head -n 1)
     if [ -z "$line" ] && [ "$RUN_RC" = 125 ] && [ -n "$CHECK_HUNG_FIRST" ]; then
         line="$CHECK_HUNG_FIRST; then the check's ${CHECK_BUDGET}s ran out"
     elif [ -z "$line" ] && [ "$RUN_RC" = 124 ]; then
@@ -489,6 +491,8 @@ locate_line() {
         fi
     fi
     [ -n "$line" ] || line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E '^ +[a-z][a-z ]* -?[0-9]+: expected ')
+    [ -n "$line" ] || line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E '^verify: warpsim summary: ' |
+                             grep -v -E ': 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 0 other')
     [ -n "$line" ] || line="exit status $RUN_RC: $(describe_rc "$RUN_RC")"
     printf '%s\n' "$line" | sed 's/^=* *//'
 }
@@ -503,14 +507,66 @@ in_kernel() {
 
 # diag_failure STATUS_TEXT CMD...: the # lines of a failed expectation:
 # the locating line first, then what happened, the command, and the last
-# lines of its output (bounded, so that nothing scrolls the first away).
+# lines of its output (bounded, so that nothing scrolls the first away);
+# see fail_report.
 diag_failure() {
     local status=$1; shift
-    printf '# locate: %s\n' "$(locate_line)"
-    diag "$status" "command: $*"
-    [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
+    if fail_report "$(locate_line)" "$*" "$DRAW_HINT" "$status"; then diag_output 12; fi
     DRAW_HINT=
-    diag_output 12
+}
+
+# fail_report LOCATE AGAIN DRAW LINE...: after a not ok, its # lines: the
+# locating line, LINE..., the command that makes the run again (AGAIN) and
+# the one that draws it (DRAW); status 0, and the caller adds the run's
+# last lines. When an earlier failure had the same locating line, one line
+# says so instead (status 1): a wrong file fails many expectations the
+# same way. The first failure is kept for check_end's closing block.
+declare -A CHECK_SAME_AS=() CHECK_SAME_COUNT=()
+CHECK_FIRST_BLOCK=()
+CHECK_LAST_WHAT=
+CHECK_FIRST_KEY=
+fail_report() {
+    local locate=$1 again=$2 draw=$3 key; shift 3
+    printf '# locate: %s\n' "$locate"
+    # alike: the same words and source lines, whatever the lanes, warps,
+    # indexes, masks and values
+    key=$(printf '%s\n' "$locate" | sed -E 's/(^|[^:0-9])(0x)?[0-9a-f]*[0-9][0-9a-f]*/\1N/g')
+    if [ -n "${CHECK_SAME_AS[$key]+x}" ]; then
+        CHECK_SAME_COUNT[$key]=$((CHECK_SAME_COUNT[$key] + 1))
+        printf '# alike: not ok %s above\n' "${CHECK_SAME_AS[$key]}"
+        return 1
+    fi
+    CHECK_SAME_AS[$key]=$CHECK_N
+    CHECK_SAME_COUNT[$key]=1
+    if [ ${#CHECK_FIRST_BLOCK[@]} -eq 0 ]; then
+        CHECK_FIRST_BLOCK=("not ok $CHECK_N - $CHECK_LAST_WHAT" "$locate" "$again" "$draw")
+        CHECK_FIRST_KEY=$key
+    fi
+    [ $# -eq 0 ] || diag "$@"
+    [ -z "$again" ] || diag "command: $again"
+    [ -z "$draw" ] || diag "$draw"
+    return 0
+}
+
+# closing_block: for `make check SRC=` (--only-sync) that failed, the first
+# failure again, last, where a student looks: its locating line, how many
+# failures were alike, the one command that makes the run again (from the
+# lesson folder) and the one that draws it.
+closing_block() {
+    local locate where top
+    [ "$ONLY_SYNC" = 1 ] && [ "$CHECK_FAILED" -gt 0 ] && [ ${#CHECK_FIRST_BLOCK[@]} -gt 0 ] || return 0
+    locate=${CHECK_FIRST_BLOCK[1]}
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    where=$(realpath --relative-to="$top" "$PWD" 2>/dev/null || printf '%s' "$PWD")
+    printf '# ==== the first failure'
+    if [ "$CHECK_FAILED" -gt 1 ]; then
+        printf ' of %d; %d alike' "$CHECK_FAILED" "${CHECK_SAME_COUNT[$CHECK_FIRST_KEY]}"
+    fi
+    printf ' ====\n'
+    printf '# %s\n' "${CHECK_FIRST_BLOCK[0]}"
+    printf '# locate: %s\n' "$locate"
+    [ -z "${CHECK_FIRST_BLOCK[2]}" ] || printf '# again (in %s): %s\n' "$where" "${CHECK_FIRST_BLOCK[2]}"
+    [ -z "${CHECK_FIRST_BLOCK[3]}" ] || printf '# %s\n' "${CHECK_FIRST_BLOCK[3]}"
 }
 
 # draw_hint MODEL CMD...: sets DRAW_HINT to the one command that draws a
@@ -519,25 +575,34 @@ diag_failure() {
 WS_DRIVER_BIN=${WS_DRIVER_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/warpsim/build/warpsim}
 DRAW_HINT=
 draw_hint() {
-    local model=$1 prog where warp=0 block=0 driver; shift
+    local model=$1 prog where warp=0 block=0 driver report other='' w2 b2; shift
     DRAW_HINT=
     [ -x "$WS_DRIVER_BIN" ] || return 0
-    where=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -oE 'warp [0-9]+ \(thread [0-9]+, block [0-9]+\)' | head -n 1)
+    # the warp of the first report (the locating line), not of a later one
+    report=$(locate_line)
+    where=$(printf '%s\n' "$report" | grep -oE 'warp [0-9]+ \(thread [0-9]+, block [0-9]+\)' | head -n 1)
     if [ -n "$where" ]; then
         warp=$(printf '%s' "$where" | sed -E 's/^warp ([0-9]+) .*/\1/')
         block=$(printf '%s' "$where" | sed -E 's/.*block ([0-9]+)\)$/\1/')
     else    # a race names its threads as (block B, warp W, lane L)
-        where=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -oE '\(block [0-9]+, warp [0-9]+, lane [0-9]+\)' | head -n 1)
+        where=$(printf '%s\n' "$report" | grep -oE '\(block [0-9]+, warp [0-9]+, lane [0-9]+\)')
         if [ -n "$where" ]; then
-            block=$(printf '%s' "$where" | sed -E 's/^\(block ([0-9]+),.*/\1/')
-            warp=$(printf '%s' "$where" | sed -E 's/.*warp ([0-9]+),.*/\1/')
+            block=$(printf '%s\n' "$where" | head -n 1 | sed -E 's/^\(block ([0-9]+),.*/\1/')
+            warp=$(printf '%s\n' "$where" | head -n 1 | sed -E 's/.*warp ([0-9]+),.*/\1/')
+            # a race between two warps: the other side's warp, named (the
+            # driver draws one warp a picture)
+            b2=$(printf '%s\n' "$where" | sed -n 2p | sed -E 's/^\(block ([0-9]+),.*/\1/')
+            w2=$(printf '%s\n' "$where" | sed -n 2p | sed -E 's/.*warp ([0-9]+),.*/\1/')
+            if [ -n "$w2" ] && { [ "$w2" != "$warp" ] || [ "$b2" != "$block" ]; }; then
+                other=" (the race's other side is warp $w2 of block $b2: --trace-block $b2 --trace-warp $w2 draws it)"
+            fi
         fi
     fi
     driver=$(realpath --relative-to=. "$WS_DRIVER_BIN" 2>/dev/null || printf '%s' "$WS_DRIVER_BIN")
     case "$driver" in */*) ;; *) driver=./$driver ;; esac               # runnable as typed
     [ "${#driver}" -le "${#WS_DRIVER_BIN}" ] || driver=$WS_DRIVER_BIN     # the shorter
     prog=$(basename "$1")
-    DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*"
+    DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*$other"
 }
 
 # program_of CMD...: sets PROGRAM_OF to the lesson program in a command
@@ -1319,13 +1384,13 @@ emulate() {
         fi
         if [ "$fail" = 1 ]; then
             not_ok "$what"
-            printf '# locate: %s\n' "$(locate_line)"
-            diag "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
-                 "warpsim: ${summary:-no summary}" "command: $(repro_cmd "$model" "$@")"
             draw_hint "$model" "$@"
-            [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
+            if fail_report "$(locate_line)" "$(repro_cmd "$model" "$@")" "$DRAW_HINT" \
+                   "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
+                   "warpsim: ${summary:-no summary}"; then
+                diag_output 12
+            fi
             DRAW_HINT=
-            diag_output 12
             return
         fi
         if [ -z "$line" ]; then     # the first model's evidence
@@ -1384,9 +1449,8 @@ sanitize() {
     count=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ (hazards|errors)' | head -n 1 | cut -d' ' -f1)
     if [ "$RUN_RC" -eq 124 ] || [ -z "$summary" ]; then
         not_ok "$what"
-        printf '# locate: %s\n' "$(locate_line)"
-        diag "compute-sanitizer gave no summary (exit status $RUN_RC)"
-        diag_output 12
+        ! fail_report "$(locate_line)" "" "" "compute-sanitizer gave no summary (exit status $RUN_RC)" ||
+            diag_output 12
     elif [ "$expect" = clean ] && [ "$RUN_RC" -eq 0 ] && [ "${count:-0}" -eq 0 ]; then
         ok "$what"
         diag "$summary"
@@ -1396,9 +1460,7 @@ sanitize() {
         printf '%s\n' "$RUN_OUT" | grep -m 2 -E 'Potential|Race reported|hazard detected' | sed 's/^=* */#   /'
     else
         not_ok "$what"
-        printf '# locate: %s\n' "$(locate_line)"
-        diag "$summary (exit status $RUN_RC)"
-        diag_output 12
+        ! fail_report "$(locate_line)" "" "" "$summary (exit status $RUN_RC)" || diag_output 12
     fi
 }
 
@@ -1408,6 +1470,7 @@ check_end() {
     check_sync
     [ "$CHECK_NOT_RUN" -eq 0 ] ||
         printf '# %d more runs not run after a program hung or crashed (see the not ok above)\n' "$CHECK_NOT_RUN"
+    closing_block
     printf '%d passed, %d failed\n' "$CHECK_PASSED" "$CHECK_FAILED"
     [ "$CHECK_FAILED" -eq 0 ] && [ "$CHECK_PASSED" -gt 0 ]
     exit $?

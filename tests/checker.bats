@@ -344,3 +344,41 @@ overlaps() {
     assert_failure 2
     assert_equal "$stderr" "$FIXTURES/many-checks.sh: CHECK_JOBS=abc: how many expectations run at once, a number from 1"
 }
+
+# The last screen of make check SRC= (--only-sync): what failed first, how
+# many failed alike, the command that makes the run again and the one that
+# draws it.
+@test "a failing check of a learner's file ends with the first failure, the count alike, its command and its picture" {
+    cd "$REPO/lessons/01-shfl-reduction"
+    run ./check.sh --target emu --only-sync --name mine.cu --sync "$FIXTURES/wrong.sh"
+    echo "$output"
+    assert_failure 1
+    # each failure after the first that says the same is one line
+    assert_equal "$(grep -c '^# alike: not ok 1 above$' <<<"$output")" "$(( $(grep -c '^not ok' <<<"$output") - 1 ))"
+    assert_equal "${lines[-6]}" "# ==== the first failure of $(grep -c '^not ok' <<<"$output"); $(grep -c '^not ok' <<<"$output") alike ===="
+    assert_equal "${lines[-5]}" '# not ok 1 - mine.cu: variant 1 n=1 seed=1 jitter=0ns matches CPU'
+    assert_equal "${lines[-4]}" '# locate: warp 3: expected 12 got 7'
+    assert_equal "${lines[-3]}" "# again (in lessons/01-shfl-reduction): WARPSIM_MODEL=lockstep WARPSIM_SEED=1 $FIXTURES/wrong.sh -k 1 -n 1 -s 1 -j 0"
+    [[ ${lines[-2]} == '# draw it: '*' --trace-block 0 --trace-warp 0 --model lockstep '* ]]
+    assert_equal "${lines[-1]}" "0 passed, $(grep -c '^not ok' <<<"$output") failed"
+}
+
+@test "the locating line is warpsim's first report, and draw it names both warps of a race between warps" {
+    cd "$REPO/lessons/01-shfl-reduction"
+    run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/emu-race-warps.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^# locate: warpsim: race on shared s\[33\]: thread 33 \(block 2, warp 1, lane 1\)'
+    assert_line --regexp "^# draw it: .* --trace-block 2 --trace-warp 1 .*emu-race-warps.sh \(the race's other side is warp 0 of block 2: --trace-block 2 --trace-warp 0 draws it\)$"
+}
+
+@test "an assert that fails in a kernel is located by its assertion line, not by the signal or the CUDA error" {
+    run "$FIXTURES/one-check.sh" right --target gpu --only-sync --sync "$FIXTURES/assert.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line '# locate: mine.cu:30: int warp_sum(int): block: [0,0,0], thread: [3,0,0] Assertion `v > 0` failed.'
+    ASSERT_ABORT=1 run "$FIXTURES/one-check.sh" right --target emu --only-sync --sync "$FIXTURES/assert.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line "# locate: mine: mine.cu:30: int warp_sum(int): Assertion \`v > 0' failed."
+}
