@@ -347,6 +347,7 @@ ifneq ($(DEVICE_ONLY_GATE),)
 endif
 ifneq ($(filter-out 0,$(DEVICE_ONLY_RC)),)
   CHECK_BINS := device-only
+  LAB_EMU :=
 endif
 .PHONY: device-only
 device-only:
@@ -441,18 +442,37 @@ check: $(CHECK_BINS)
 	rc=0; $(CHECK) --target $(CHECK_TARGET) --why "$(CHECK_WHY)" $(CHECK_ARGS) || rc=$$?; \
 	test $$rc -eq 77 || exit $$rc
 else
-# Lab mode: the GPU checks, then the warpsim checks; both must pass.
-check: $(CHECK_BINS)
-	$(Q)test -f "$(SRC)" || { echo "$(LESSON): SRC=$(SRC): no such file" >&2; exit 2; }; \
-	log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
-	gpu=0; $(CHECK) --target gpu $(CHECK_ARGS) >"$$log" 2>&1 || gpu=$$?; cat "$$log"; \
-	g=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
-	emu=0; $(CHECK) --target emu $(LAB_EMU_ARGS) >"$$log" 2>&1 || emu=$$?; cat "$$log"; \
-	e=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
+# Lab mode: the GPU checks and the warpsim checks side by side, each half
+# as soon as its own programs are built (warpsim's runs while nvcc still
+# builds the GPU's); both must pass. Their output is shown in turn, the
+# GPU's first, then a line for each and, when one failed, its first failure
+# again, last. CHECK_TIME_LOG gets a line for each half too ("lab-gpu",
+# "lab-emu": its seconds from its start, when its programs were built).
+LAB_LOG := build/$(MINE).lab
+.PHONY: lab-gpu lab-emu
+lab_half = t0=$${EPOCHREALTIME:-}; rc=0; $(CHECK) $(2) >$(LAB_LOG).$(1) 2>&1 || rc=$$?; echo $$rc >$(LAB_LOG).$(1).rc; \
+    if [ -n "$${CHECK_TIME_LOG:-}" ] && [ -n "$$t0" ]; then \
+        awk -v a="$$t0" -v b="$$EPOCHREALTIME" -v h=$(1) 'BEGIN { printf "%.2f\tlab-%s\tthe %s half of make check SRC=\t-\n", b - a, h, h }' >>"$$CHECK_TIME_LOG"; fi
+lab-gpu: $(filter-out $(EMU_BUILD)/$(MINE) $(WS_DRIVER),$(CHECK_BINS))
+	$(Q)$(call lab_half,gpu,--target gpu $(CHECK_ARGS))
+lab-emu: $(EMU_BUILD)/$(MINE) $(WS_DRIVER) $(VERIFY)
+	$(Q)$(call lab_half,emu,--target emu $(LAB_EMU_ARGS))
+check: lab-gpu lab-emu
+	$(Q)cat $(LAB_LOG).gpu $(LAB_LOG).emu; gpu=$$(cat $(LAB_LOG).gpu.rc); emu=$$(cat $(LAB_LOG).emu.rc); \
+	g=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' $(LAB_LOG).gpu | tail -n 1); \
+	e=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' $(LAB_LOG).emu | tail -n 1); \
 	echo "# $(SRC_NAME) on the GPU: $$(test $$gpu -eq 0 && echo passed || echo FAILED) ($${g:-no summary})"; \
 	echo "# $(SRC_NAME) on warpsim: $$(test $$emu -eq 0 && echo passed || echo FAILED) ($${e:-no summary})"; \
-	p=$$(( $${g%% passed*} + $${e%% passed*} )); f=$$(( $$(echo "$${g:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/') + $$(echo "$${e:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/') )); \
-	echo "$$p passed, $$f failed"; \
+	for h in gpu emu; do \
+	    if grep -q '^# ==== the first failure' $(LAB_LOG).$$h; then \
+	        echo "# ---- on $$(test $$h = gpu && echo the GPU || echo warpsim):"; \
+	        sed -n '/^# ==== the first failure/,/^[0-9]* passed, /p' $(LAB_LOG).$$h | sed '$$d'; break; \
+	    fi; \
+	done; \
+	gp=$${g%% passed*}; ep=$${e%% passed*}; gf=$$(echo "$${g:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/'); \
+	ef=$$(echo "$${e:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/'); \
+	echo "$$(( $${gp:-0} + $${ep:-0} )) passed, $$(( gf + ef )) failed"; \
+	rm -f $(LAB_LOG).gpu $(LAB_LOG).emu $(LAB_LOG).gpu.rc $(LAB_LOG).emu.rc; \
 	test $$gpu -eq 0 && test $$emu -eq 0
 endif
 
