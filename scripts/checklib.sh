@@ -222,6 +222,9 @@ check_begin() {
         return
     fi
     printf '# checking on the %s\n' "$(target_name)"
+    if [ "$TARGET" = emu ] && [[ " $EMU_MODELS " == *' lockstep '* ]]; then
+        printf "# lockstep, one of warpsim's models, runs each warp's lanes together; it does not model the pre-Volta rules (a shuffle or __syncwarp on both sides of a branch is undefined before 7.0): a pass under it is no pass on a pre-Volta GPU\n"
+    fi
     [ -z "$CHECK_WS_DROPPED" ] ||
         printf "# ignored:%s: the checker sets warpsim's settings itself (build/verify --model, --seed)\n" "$CHECK_WS_DROPPED"
     [ "$ONLY_SYNC" = 0 ] || printf '# only-sync: %s must meet what sync.cu meets\n' \
@@ -565,7 +568,8 @@ closing_block() {
     printf ' ====\n'
     printf '# %s\n' "${CHECK_FIRST_BLOCK[0]}"
     printf '# locate: %s\n' "$locate"
-    [ -z "${CHECK_FIRST_BLOCK[2]}" ] || printf '# again (in %s): %s\n' "$where" "${CHECK_FIRST_BLOCK[2]}"
+    if [ "$where" = . ]; then where=''; else where=" (in $where)"; fi
+    [ -z "${CHECK_FIRST_BLOCK[2]}" ] || printf '# again%s: %s\n' "$where" "${CHECK_FIRST_BLOCK[2]}"
     [ -z "${CHECK_FIRST_BLOCK[3]}" ] || printf '# %s\n' "${CHECK_FIRST_BLOCK[3]}"
 }
 
@@ -923,12 +927,15 @@ expect_wrong() {
 # thread scheduling to show. On the Volta-and-newer path (and on warpsim's
 # its model) it is `expect_wrong "SUBJECT BUG"`. On the pre-Volta path
 # (PRE_VOLTA=1: compute_60 code, which opts into pre-Volta scheduling even
-# on a new GPU) the same run must be right: if it is not, the checker's
-# picture of the pre-Volta path is wrong, and it says so.
+# on a new GPU) nothing is expected: the programming model promises this
+# code right there no more than it promises it wrong (implicit warp
+# synchronicity was never part of it), and no Pascal GPU's run is recorded;
+# the run is made and what it did is said (observe). The recorded compute_60
+# runs on an H100 were right (docs/results/*.compute_60.txt).
 expect_its_bug() {
     local subject=$1 bug=$2; shift 2
     if [ "$PRE_VOLTA" = 1 ]; then
-        expect_right "${subject%:}: right on the pre-Volta path, as pre-Volta scheduling makes it; that is not correctness (${*:2})" "$@"
+        observe "${subject%:} on the pre-Volta path (${*:2})" "$@"
     else
         expect_wrong "$subject $bug" "$@"
     fi
@@ -975,7 +982,7 @@ observe() {
     fi
     check_cached_as any - "$VERIFY" "$@" || run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
-    [ "$PRE_VOLTA" = 0 ] || why='pre-Volta scheduling made it right; that is not correctness'
+    [ "$PRE_VOLTA" = 0 ] || why='right on this run of the pre-Volta path, which the programming model does not promise either: not correctness'
     result_of_set
     case "$RUN_RC" in
         0) diag "$what: matched the CPU ($RESULT_OF); $why" ;;
