@@ -87,6 +87,7 @@
 /* ------------------------------------------------------------------ */
 
 static const char *lesson_prog = "lesson";
+static const char *lesson_argv0 = NULL;    /* as the program was run (lesson_parse) */
 
 /* While one run of `--cases` is under way (see "Several runs in one
  * process" below), lesson_fail ends that run, not the process. */
@@ -119,10 +120,26 @@ static inline void lesson_cuda_check(cudaError_t e, const char *what,
 {
     if (e == cudaSuccess)
         return;
-    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+        /* build/X's twin for warpsim is build/emu/X (build/pascal/X's too) */
+        char emu[4096] = "";
+        const char *slash = lesson_argv0 ? strrchr(lesson_argv0, '/') : NULL;
+        if (slash) {
+            int dir = (int)(slash - lesson_argv0);
+            if (dir >= 7 && strncmp(slash - 7, "/pascal", 7) == 0)
+                dir -= 7;
+            snprintf(emu, sizeof emu, "%.*s/emu%s", dir, lesson_argv0, slash);
+        } else if (lesson_argv0) {
+            snprintf(emu, sizeof emu, "emu/%s", lesson_argv0);
+        }
+        if (emu[0])
+            lesson_fail(LESSON_SKIP, "no usable CUDA GPU here (%s): %s is this program for "
+                        "warpsim, the CPU emulator ('make emu' builds it; 'make check EMU=1' "
+                        "checks on it)", cudaGetErrorString(e), emu);
         lesson_fail(LESSON_SKIP, "no usable CUDA GPU here (%s); "
                     "run 'make check EMU=1' to use warpsim instead",
                     cudaGetErrorString(e));
+    }
     lesson_fail(LESSON_WRONG, "%s:%d: %s failed: %s", file, line, what,
                 cudaGetErrorString(e));
 }
@@ -418,6 +435,7 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
     int i;
     const char *slash = strrchr(argv[0], '/');
     lesson_prog = slash ? slash + 1 : argv[0];
+    lesson_argv0 = argv[0];
     for (i = 1; i < argc; i++) {
         char flag[64];
         const char *arg = argv[i], *val;

@@ -59,8 +59,12 @@
 # it (a jobserver: forcing -j there would only warn, "resetting jobserver
 # mode", as make check-wrong's makes of each fix did).
 
-TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
-LESSON := $(notdir $(CURDIR))
+# TOP, the repository, as the lesson's Makefile named this file (../..):
+# relative, so that a checkout under a path with a space (~/my labs/) builds
+# (make takes no file name with a space; the commands here name none).
+space := $(subst ,, )
+TOP := $(or $(patsubst %/mk/,%,$(filter %/mk/,$(dir $(lastword $(MAKEFILE_LIST))))),.)
+LESSON := $(lastword $(subst /, ,$(CURDIR)))
 ifeq ($(filter -j% --jobserver%,$(shell printenv MAKEFLAGS)),)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
@@ -314,7 +318,7 @@ $(BUILD)/$(MINE): $(SRC) $(if $(HARNESS),$(BUILD)/harness.o) $(TOP)/include/less
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
 ifeq ($(HARNESS),)
-	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$(SRC)) -I$(CURDIR) $(SRC) -o $@
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$(SRC)) -I. $(SRC) -o $@
 else
 	$(call harness_nvcc,$(SRC),$@)
 endif
@@ -368,7 +372,7 @@ $(BUILD) $(EMU_BUILD):
 # lets one at a time into warpsim's folder, so that no two write one object.
 WS_LOCK := $(if $(call which_cmd,flock),flock $(WS_DIR)/$(WS_B)/.make.lock)
 $(WS_LIB): FORCE
-	$(Q)mkdir -p $(WS_DIR)/$(WS_B) && $(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/libwarpsim.a
+	$(Q)mkdir -p $(WS_DIR)/$(WS_B) && $(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) TOP=.. $(WS_B)/libwarpsim.a
 
 # Rebuild when the flags change (WS_FLAGS=..., WS_CC=...).
 EMU_STAMP := $(EMU_BUILD)/.flags
@@ -379,7 +383,7 @@ endif
 
 # After the library: two makes in warpsim at once would build its objects twice.
 $(WS_DRIVER): $(WS_LIB) FORCE
-	$(Q)$(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/warpsim
+	$(Q)$(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) TOP=.. $(WS_B)/warpsim
 
 ifeq ($(HARNESS),)
 $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
@@ -389,7 +393,7 @@ $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 $(EMU_BUILD)/$(MINE): $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC)")
-	$(Q)$(call ws_build,$(SRC),$@,-I$(CURDIR))
+	$(Q)$(call ws_build,$(SRC),$@,-I.)
 else
 # $(call ws_harness_build,LESSON FILE,OUTPUT[,EXTRA FLAGS]): the same for
 # warpsim: the lesson file, compiled, and $(EMU_BUILD)/harness.o.
