@@ -813,10 +813,12 @@ static unsigned long long lesson_delay_seed_d;
 #define LESSON_BID_X (ws_self->block_idx.x)
 #define LESSON_ALWAYS_INLINE static inline __attribute__((always_inline))
 #else
-static __device__ unsigned lesson_delay_ns_d;
-static __device__ unsigned lesson_delay_lanes_d;
-static __device__ int lesson_delay_random_d;
-static __device__ unsigned long long lesson_delay_seed_d;
+/* In constant memory, which a kernel reads and never writes: no store of
+ * the lesson file, out of bounds of its own arrays, can turn the delays off. */
+static __constant__ unsigned lesson_delay_ns_d;
+static __constant__ unsigned lesson_delay_lanes_d;
+static __constant__ int lesson_delay_random_d;
+static __constant__ unsigned long long lesson_delay_seed_d;
 #define LESSON_TID_X (threadIdx.x)
 #define LESSON_BID_X (blockIdx.x)
 #define LESSON_ALWAYS_INLINE static __device__ __forceinline__

@@ -159,3 +159,13 @@ check_all() {
     assert_failure 2
     assert_output --partial 'no such file'
 }
+
+@test "on the GPU the delay settings are in constant memory, out of reach of a store of the lesson file" {
+    need_nvcc
+    cd "$REPO/lessons/01-shfl-reduction"
+    run nvcc -arch=sm_90 -I../../include -DLESSON_UNIT -DLESSON_LIGHT -ptx -x cu sync.cu -o "$BATS_TEST_TMPDIR/sync.ptx"
+    assert_success
+    run grep -E 'lesson_delay_(ns|lanes|random|seed)_d;' "$BATS_TEST_TMPDIR/sync.ptx"
+    echo "$output"
+    assert_equal "$(grep -c '^\.const ' <<<"$output")" 4
+}
