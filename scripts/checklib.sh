@@ -185,6 +185,7 @@ check_begin() {
     if [ -z "$CHECK_BUDGET" ] && [ "$ONLY_SYNC" = 1 ]; then
         if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=60; fi
     fi
+    CHECK_JOBS_ASKED=$CHECK_JOBS
     if [ "$ONLY_SYNC" = 1 ] || [ -n "$CHECK_BUDGET" ] || [ "$CHECK_FIRST_FAIL" = 1 ]; then
         CHECK_JOBS=1
     fi
@@ -1057,6 +1058,16 @@ check_prefetch() {
     local -A members=() takes=() seen=()
     local -a groups=() alone=() shared=() runs=() cmdw=() alone_runs=() shared_runs=()
     [ "$TARGET" = gpu ] && [ "$CHECK_BATCH" = 1 ] || return 0
+    # The expectations of a student's check (--only-sync, a time budget,
+    # CHECK_FIRST_FAIL) are taken one at a time, in order; the runs made
+    # first for them that may share the GPU are made side by side all the
+    # same (up to 4 processes, or CHECK_JOBS when set): each is kept until
+    # its expectation takes it.
+    if [ "$jobs" -eq 1 ] && [ -z "$CHECK_JOBS_ASKED" ]; then
+        jobs=$(nproc 2>/dev/null || echo 1)
+        [ "$jobs" -le 4 ] || jobs=4
+    fi
+    CHECK_PREFETCH_JOBS=$jobs
     CHECK_BATCH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/check-batch.XXXXXX") || return 0
     trap check_cleanup EXIT
     trap 'exit 130' INT TERM
@@ -1275,7 +1286,7 @@ check_batch_run() {
 # it had run alone (and, under a tool, the tool's summary after it); up to
 # CHECK_JOBS runs at a time.
 check_batch_judge() {
-    local k c=0 jobs=$CHECK_JOBS
+    local k c=0 jobs=${CHECK_PREFETCH_JOBS:-$CHECK_JOBS}
     for k; do
         [ -f "$CHECK_BATCH_DIR/$k.status" ] || continue
         while [ "$c" -ge "$jobs" ]; do wait -n; c=$((c - 1)); done

@@ -268,3 +268,27 @@ steady() { grep -v -e '^# made first: ' -e 'results written to' <<<"$1"; }
     assert_line 'verify: loud.sh printed more than 4 MiB: the rest of its output is not shown'
     assert_line --partial 'exited 0 without writing its results'
 }
+
+@test "a student's check on the GPU target makes its runs that may share the GPU side by side, and takes them in order" {
+    local args=(--target gpu --only-sync --sync "$E/sync" --verify "$L/build/verify")
+    CHECK_TIME_LOG=$T/times SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/prefetch-check.sh" "${args[@]}"
+    echo "$output"
+    cat "$T/times"
+    assert_success
+    assert_equal "$(grep -c '^ok' <<<"$output")" 5
+    # three processes that may share the GPU (sync's runs, each tool's), at
+    # least two of them made at once: the second starts before the first ends
+    assert_equal "$(grep -c $'\tshared\t.*--cases' "$T/times")" 3
+    awk -F '\t' '$2 == "shared" { start[++n] = $4; end[n] = $4 + $1 }
+        END { for (i = 1; i <= n; i++) for (j = 1; j <= n; j++)
+                  if (i != j && start[j] >= start[i] && start[j] < end[i]) exit 0
+              exit 1 }' "$T/times" || fail "no two shared processes overlapped"
+    # CHECK_JOBS=1 asked for: one at a time
+    rm -f "$T/times"
+    CHECK_JOBS=1 CHECK_TIME_LOG=$T/times SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/prefetch-check.sh" "${args[@]}"
+    assert_success
+    ! awk -F '\t' '$2 == "shared" { start[++n] = $4; end[n] = $4 + $1 }
+        END { for (i = 1; i <= n; i++) for (j = 1; j <= n; j++)
+                  if (i != j && start[j] > start[i] + 0.005 && start[j] < end[i] - 0.005) exit 0
+              exit 1 }' "$T/times" || fail "processes overlapped under CHECK_JOBS=1"
+}
