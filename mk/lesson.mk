@@ -22,7 +22,10 @@
 #   NVCC=...     another toolkit; mk/toolkit.mk chooses flags by its version
 #   EMU=1        check (and `make run`) on warpsim, the CPU emulator, even
 #                where a GPU is; without a GPU, `make check` uses warpsim anyway
-#   SRC=mine.cu  check your own file against the sync expectations
+#   SRC=mine.cu  check your own file against the sync expectations, once
+#                scripts/device-only.py has proved it device code (it
+#                needs libclang's Python bindings: need-tools.sh check);
+#                where a GPU is, on the GPU and on warpsim side by side
 #   MINE=NAME    where SRC's programs go: build/NAME and build/emu/NAME
 #                (default: mine; make check-wrong uses wrong/F for each fix)
 #   JOBS=N       make check-wrong checks N wrong fixes at once (default 1)

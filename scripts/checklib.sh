@@ -76,8 +76,15 @@
 # (run_bounded, ok, diag) first waits for what is pending.
 # A failed expectation's # lines start with `# locate: LINE`, the first line
 # of the run that locates the problem (warpsim's report with file:line and
-# lanes, compute-sanitizer's first hazard, the kernel a hang was in, the
-# first mismatch), then what ran and the last lines of its output.
+# lanes, compute-sanitizer's first hazard, a failed assert, the kernel a
+# hang was in, the first mismatch), then what ran and the last lines of its
+# output; a failure alike an earlier one (the same words and source lines)
+# is one line naming it. `make check SRC=` (--only-sync) that failed ends
+# with its first failure again: the locating line, how many were alike, the
+# command that makes the run again and the one that draws it.
+# On warpsim the model and seed are build/verify's options (--model,
+# --seed), and the counts are those of the summary verify read through its
+# own channel; WARPSIM_* variables around the check are dropped, with a line.
 #
 # Output is TAP-like: one `ok N - what` or `not ok N - what` per expectation,
 # `# ` detail lines, and last `N passed, N failed`. Exit status: 0 every
