@@ -413,11 +413,13 @@ ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -DLESSON_SRC
 # (scripts/device-only.py has refused such a file already: this is the
 # second wall).
 ws_localize = objcopy --keep-global-symbols=$(EMU_BUILD)/harness.keep $(1)
+# (made whole under a name of its own, then renamed: makes side by side
+# may each make it)
 $(EMU_BUILD)/harness.keep: $(EMU_BUILD)/harness.o $(WS_LIB)
-	$(Q){ nm -D --defined-only $$($(WS_CC) -print-file-name=libc.so.6) $$($(WS_CC) -print-file-name=libm.so.6); \
-	  nm --defined-only $(WS_LIB); } 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $$3); print $$3 }' | sort -u >$@.libs
-	$(Q)nm -u $(EMU_BUILD)/harness.o | awk '{ sub(/@.*/, "", $$2); print $$2 }' | sort -u | comm -23 - $@.libs >$@
-	$(Q)rm -f $@.libs
+	$(Q)t=$@.$$$$; { nm -D --defined-only $$($(WS_CC) -print-file-name=libc.so.6) $$($(WS_CC) -print-file-name=libm.so.6); \
+	  nm --defined-only $(WS_LIB); } 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $$3); print $$3 }' | sort -u >$$t.libs && \
+	nm -u $(EMU_BUILD)/harness.o | awk '{ sub(/@.*/, "", $$2); print $$2 }' | sort -u | comm -23 - $$t.libs >$$t && \
+	rm -f $$t.libs && mv -f $$t $@
 WS_LOCALIZE := $(if $(and $(call which_cmd,objcopy),$(call which_cmd,nm)),ws_localize)
 $(EMU_BUILD)/harness.o: harness.cu $(wildcard *.h *.cuh) $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
@@ -498,7 +500,7 @@ WRONG_LIMIT ?= 150
 .PHONY: check-wrong-one
 check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB)) \
              $(if $(HARNESS),$(if $(HAVE_NVCC),$(if $(filter gpu,$(CHECK_TARGET)),$(BUILD)/harness.o)) \
-                             $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o))
+                             $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o $(if $(WS_LOCALIZE),$(EMU_BUILD)/harness.keep)))
 ifeq ($(WRONG),)
 	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.cu)"
 else

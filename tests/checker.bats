@@ -362,7 +362,8 @@ overlaps() {
 # draws it.
 @test "a failing check of a learner's file ends with the first failure, the count alike, its command and its picture" {
     cd "$REPO/lessons/01-shfl-reduction"
-    run ./check.sh --target emu --only-sync --name mine.cu --sync "$FIXTURES/wrong.sh"
+    # (no time budget: a busy machine must not cut the runs short)
+    CHECK_BUDGET=100000 run ./check.sh --target emu --only-sync --name mine.cu --sync "$FIXTURES/wrong.sh"
     echo "$output"
     assert_failure 1
     # each failure after the first that says the same is one line
