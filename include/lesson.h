@@ -1441,7 +1441,8 @@ static inline const char *lesson_summary_value(const char *line, const char *key
  * uninit=U mem_errors=E other=X launches=L status=C`. Prints `verify:
  * warpsim summary: ...` and returns code, made error_exitcode when the run
  * reported something and would have passed; or prints what is wrong with
- * it and exits 1.
+ * it and exits 1. A run that failed already (not 0 nor 99) may end without
+ * the line: its status is returned as it is.
  */
 static inline int lesson_verify_summary(int fd, const char *name, int code, const lesson_ws_settings *ws)
 {
@@ -1456,6 +1457,8 @@ static inline int lesson_verify_summary(int fd, const char *name, int code, cons
     text[have] = '\0';
     close(fd);
     nl = strchr(text, '\n');
+    if (have == 0 && code != 0 && code != 99)
+        return code;        /* a failure already (usage, hang, crash): nothing to trust */
     if (have == 0) {
         printf("verify: %s ended without warpsim's summary (exit status %d): the program "
                "ended before warpsim did, or something else ended it\n", name, code);

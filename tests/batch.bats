@@ -225,6 +225,10 @@ steady() { grep -v -e '^# made first: ' -e 'results written to' <<<"$1"; }
     assert_failure 1
     assert_line --regexp "^verify: ws-summary.sh ended without warpsim's summary \(exit status 0\)"
     assert_line 'result: WRONG (no warpsim summary)'
+    # a run that failed already (bad usage) may end without it
+    FAKE_SUMMARY=none run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n abc
+    assert_failure 2
+    refute_output --partial "warpsim's summary"
     FAKE_SUMMARY=model run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n 100
     assert_failure 1
     assert_line --regexp '^verify: warpsim ran with other settings than verify set \(model its, seed 1\)'
