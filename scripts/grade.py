@@ -57,6 +57,7 @@ import csv
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -372,7 +373,11 @@ def grade_file(lesson, path, shown, mine, work, timeout, keep_build=False):
     strip = [str(folder) + "/", str(lesson.path) + "/",
              str(Path(os.path.realpath(lesson.path)).parent.parent) + "/"]
     demo = f'"{lesson.demo}"' if len(lesson.parts) > 1 else lesson.demo
-    res.command = f"make -C {lesson.rel()} check SRC={Path(shown).name} DEMO={demo}"
+    # SRC= as make check takes it: relative to the lesson folder when the
+    # file is the lesson's own (GRADE_FILE=mine.cu), else its path
+    src = shown if not os.path.isabs(shown) and (lesson.path / shown).resolve() == Path(path).resolve() \
+        else str(Path(path).resolve())
+    res.command = f"make -C {lesson.rel()} check SRC={shlex.quote(src)} DEMO={demo}"
     start = time.monotonic()
     try:
         runs = grade_parts(lesson, copy, mine, timeout, env, res, [base, shown], strip)

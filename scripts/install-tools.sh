@@ -9,8 +9,10 @@
 #
 #   check     make check on warpsim: make, a C compiler (gcc 12 or newer, or
 #             clang 14 or newer: on an older gcc, as Ubuntu 22.04's 11, gcc-12
-#             is installed and made cc), python3, flock; and clang, which
-#             checks that a student's file is device code only
+#             is installed and made cc), python3, flock; and libclang's
+#             Python bindings, with which scripts/device-only.py checks that
+#             a student's file is device code only (python3-clang-14 on
+#             Debian 12 and Ubuntu 22.04, python3-clang-18 on Ubuntu 24.04)
 #   grade     make grade, the Classroom workflow, Gradescope: check's
 #   test      make test: check's, bats with bats-support and bats-assert,
 #             ShellCheck, GNU parallel, gnuplot
@@ -55,11 +57,24 @@ c_compiler_ok() {
     return 1
 }
 
+# need_libclang: libclang's Python bindings, for the Python that
+# scripts/device-only.py runs under (/usr/bin/python3 where there is one).
+need_libclang() {
+    local py=python3 pkg=python3-clang-14
+    [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+    "$py" -c 'import clang.cindex' >/dev/null 2>&1 && return
+    # shellcheck disable=SC1091
+    case "$(. /etc/os-release 2>/dev/null; echo "${ID:-}-${VERSION_ID:-}")" in
+        ubuntu-24.*|ubuntu-25.*) pkg=python3-clang-18 ;;
+    esac
+    add "$pkg"
+}
+
 need_check() {
     have make || add make
     have python3 || add python3
     have flock || add util-linux
-    have clang || add clang
+    need_libclang
     if ! c_compiler_ok; then
         if have cc || have gcc; then
             add gcc-12 && gcc12=yes       # an older gcc: gcc-12 beside it, as cc

@@ -283,6 +283,17 @@ for r in csv.reader(open(sys.argv[1])): print("|".join(r))' grades.csv
     assert_output ''
 }
 
+@test "a file whose host code would rewrite the verdict scores 0, refused at its line before anything is built" {
+    cp "$FIXTURES/student/cheat-destructor.cu" "$T/lessons/01-shfl-reduction/mine.cu"
+    run "$REPO/scripts/grade.py" "$T/lessons/01-shfl-reduction"
+    echo "$output"
+    rm "$T/lessons/01-shfl-reduction/mine.cu"
+    assert_failure 1
+    assert_line --regexp '^01-shfl-reduction +0/10 '
+    assert_line --regexp '^    first problem: mine\.cu:[0-9]+: .* not allowed'
+    assert_line "    to see it all: make -C $T/lessons/01-shfl-reduction check SRC=mine.cu DEMO=tree"
+}
+
 @test "make check-wrong at the top runs every lesson's wrong fixes and skips lessons without" {
     run make --no-print-directory -n -C "$REPO" check-wrong
     assert_output --partial 'scripts/each-lesson.sh check-wrong lessons/01-shfl-reduction'
