@@ -28,10 +28,11 @@ A student's file is untrusted: it is copied (a regular file of at most
 GRADE_MAX_BYTES, default 1 MiB; a link is refused) into a folder of the
 grader's, built under a name of its own (MINE=grade-mine, or grade/NNN-NAME
 for each student of a class, so that students graded side by side never
-share a program, nor a student's own make check), and each check is bounded in
-time (GRADE_TIMEOUT seconds, default 300, for build and check together; the
-checker bounds its own runs well within that) and in what is kept of its
-output (its first and last lines).
+share a program, nor a student's own make check; a class's checks leave
+no file in build/: programs, device-only.py's verdict and logs alike are
+removed), and each check is bounded in time (GRADE_TIMEOUT seconds, default
+300, for build and check together; the checker bounds its own runs well
+within that) and in what is kept of its output (its first and last lines).
 
 One student (make grade): a line per lesson with its points, for a lesson
 that lost points the line that locates its first problem, and "Score X/Y";
@@ -383,10 +384,7 @@ def grade_file(lesson, path, shown, mine, work, timeout, keep_build=False):
         runs = grade_parts(lesson, copy, mine, timeout, env, res, [base, shown], strip)
     finally:
         if not keep_build:
-            for d in ("build", "build/emu"):
-                for p in (lesson.path / d / mine, lesson.path / d / (mine + ".unit.o")):
-                    if p.is_file():
-                        p.unlink()
+            remove_build(lesson, mine)
     res.seconds = time.monotonic() - start
     res.output = runs[0].text()
     for part in res.parts:
@@ -395,6 +393,22 @@ def grade_file(lesson, path, shown, mine, work, timeout, keep_build=False):
     for s in strip:
         res.output = res.output.replace(s, "")
     return res
+
+
+def remove_build(lesson, mine):
+    """Removes what a check of MINE=mine left in the lesson's build folder:
+    its programs (build/MINE, build/emu/MINE, their objects), the verdict of
+    scripts/device-only.py (build/MINE.device-only) and lab mode's logs
+    (build/MINE.lab.*). The folders stay (build/grade/: students graded
+    side by side make theirs in it). A class's grading leaves no file of a
+    student's behind; one student's (make grade, MINE=grade-mine) keeps its
+    build."""
+    build = lesson.path / "build"
+    for d in (build, build / "emu"):
+        for p in [d / mine, d / (mine + ".unit.o"), d / (mine + ".device-only")] + \
+                 list((d / mine).parent.glob(Path(mine).name + ".lab.*")):
+            if p.is_file() or p.is_symlink():
+                p.unlink()
 
 
 def grade_parts(lesson, src, mine, timeout, env, res, names, strip):
@@ -418,8 +432,9 @@ def grade_parts(lesson, src, mine, timeout, env, res, names, strip):
             res.parts.append(PartResult(n, p, ok, "" if ok else problem))
     elif run.rc == 0 and run.summary and run.summary[1] == 0:
         res.parts = [PartResult(n, p, True) for n, p in lesson.parts]
-    elif len(lesson.parts) == 1 or run.summary is None or run.timed_out:
-        # one part, or nothing was checked (no build, no summary): all fail
+    elif len(lesson.parts) == 1 or run.summary is None or run.summary[0] == 0 or run.timed_out:
+        # one part, or nothing was checked (no build, no summary) or passed
+        # (a file device-only.py refused): all fail
         res.parts = [PartResult(n, p, False, problem) for n, p in lesson.parts]
     else:
         for n, p in lesson.parts:
