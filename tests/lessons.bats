@@ -299,30 +299,30 @@ check_exercise_declared() {
     each_lesson check_exercise_declared
 }
 
-# check_exercise NAME: make check SRC= of the reference solution of the
-# lesson's exercise, with no DEMO=, says in one line that it grades the
-# exercise's parts, and passes every one (full marks); the untouched
-# starter fails at least one of them.
+# check_exercise NAME: the reference solution of the lesson's exercise
+# scores full marks in make grade (scripts/grade.py, which gives each part
+# its points from the check's "# demo NAME:" lines); make check SRC= of the
+# untouched starter, with no DEMO=, says in one line that it grades the
+# exercise's parts, ends with a line for each, and fails one at least.
 check_exercise() {
-    local parts demo starter
+    local parts starter
     parts=$(exercise_demos "$1" | paste -sd' ')
-    run make --no-print-directory -C "$L" check EMU=1 SRC="$REPO/tests/fixtures/exercises/$1.cu"
+    GRADE_FILE="$REPO/tests/fixtures/exercises/$1.cu" run "$REPO/scripts/grade.py" "$L"
     echo "$output"
     assert_success
-    assert_line "# grading the exercise: DEMO=\"$parts\"; DEMO= names others, DEMO=all every one"
-    for demo in $parts; do
-        assert_line "# demo $demo: passed"
-    done
-    assert_equal "$(grep -c '^# demo ' <<<"$output")" "$(wc -w <<<"$parts")"
+    assert_line --regexp "^$1 +10/10  \\("
+    assert_line 'Score 10/10'
     starter=$(sed -n 's/^EXERCISE_STARTER := //p' "$L/exercise.mk")
     CHECK_FIRST_FAIL=1 run make --no-print-directory -C "$L" check EMU=1 SRC="$starter"
     echo "$output"
     assert_failure
+    assert_line "# grading the exercise: DEMO=\"$parts\"; DEMO= names others, DEMO=all every one"
+    assert_equal "$(grep -c '^# demo ' <<<"$output")" "$(wc -w <<<"$parts")"
     assert_line --regexp '^# demo [a-z-]+: FAILED$'
     refute_line --regexp '^# demo [a-z-]+: passed$'
 }
 
-@test "each lesson's exercise: its reference solution passes every part, its untouched starter does not" {
+@test "each lesson's exercise: its reference solution scores 10/10 in make grade, its untouched starter fails a part" {
     each_lesson check_exercise
 }
 
