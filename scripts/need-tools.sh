@@ -29,7 +29,9 @@ case "$what" in
     docs)
         for t in pandoc weasyprint; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
         command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
-        command -v python3 >/dev/null 2>&1 || missing+=(python3) ;;
+        command -v python3 >/dev/null 2>&1 || missing+=(python3)
+        # PyMuPDF: tests/docs.bats measures the handouts' type with it
+        /usr/bin/python3 -c 'import fitz' >/dev/null 2>&1 || missing+=(python3-fitz) ;;
     browser)
         command -v chromium >/dev/null 2>&1 || missing+=(chromium)
         command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
