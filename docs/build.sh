@@ -132,7 +132,8 @@ index_args=(--standalone --template "$docs/templates/page.html" -M lang=en -M na
 print_links=(-M print=true ${repo_url:+-M "repo-url=$repo_url"})
 print_args=("${page_args[@]}" "${print_links[@]}")
 
-# address_footer LESSON: the same, short, for the foot of every page.
+# address_footer LESSON: what address_line says, short, for the foot of
+# every page of a handout.
 address_footer() {
     if [ -n "$repo_url" ]; then
         echo "Warp-level CUDA - the code: $repo_url - code MIT, text CC BY 4.0"
