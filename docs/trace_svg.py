@@ -8,12 +8,15 @@ the SVG that warpsim drew of a real run (docs/pictures.sh):
       both; default: the last run in the file): the few lanes and rows that
       matter, redrawn from what warpsim drew, large enough to read on a
       phone (400 px wide, text 14 px) and in print. What it shows: the
-      first race warpsim marked (its two accesses); where none is, the
-      collective the caption (TEXT) names by its mask or file:line, with
-      the lanes that waited in it and where they arrived; else the places
-      the caption names by file:line. The lanes are the ones taking part
-      (--lanes chooses them), a gap between two columns stands for the
-      lanes left out, a row of dots for the rows left out. No clock
+      first race warpsim marked (its two accesses, and the last sleep
+      before each); where none is, the collective whose label the caption
+      (TEXT) quotes, else the first whose label holds a mask or file:line
+      the caption names, with the lanes that waited in it and where they
+      arrived, and the collectives that follow it among the same lanes (up
+      to two); else the places the caption names by file:line, where the
+      lanes arrive or wait. The lanes are the ones taking part (--lanes
+      chooses them), a gap between two columns stands for the lanes left
+      out, a row of dots for the rows left out. No clock
       column: rows go down in the order warpsim ran the steps. Each row
       says at the right what happens in it. The root element's data-marks
       attribute lists the marks the picture uses, for the legend shown
