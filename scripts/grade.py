@@ -448,6 +448,17 @@ def grade_parts(lesson, src, mine, timeout, env, res, names, strip):
     return runs
 
 
+def lesson_top(lesson):
+    """The repository as the lesson's Makefile names it to mk/lesson.mk
+    (`include ../../mk/lesson.mk`: ../..), which makes it TOP."""
+    try:
+        text = (lesson.path / "Makefile").read_text()
+    except OSError:
+        return "../.."
+    m = re.search(r"^\s*-?include\s+(\S+)/mk/lesson\.mk\s*$", text, re.M)
+    return m.group(1) if m else "../.."
+
+
 def prepare(lessons, env=None):
     """Builds, once per lesson, what every student's check shares (warpsim,
     build/verify, the harness objects), so that checks side by side never
@@ -462,15 +473,17 @@ def prepare(lessons, env=None):
             targets.append("build/emu/harness.o")
             if have_gpu and shutil.which(os.environ.get("NVCC", "nvcc")):
                 targets.append("build/harness.o")
-        # as mk/lesson.mk names it: the lesson's real folder, two up, then
-        # warpsim/build/warpsim (warpsim itself may be a link)
-        top = Path(os.path.realpath(lesson.path)).parent.parent
-        targets.append(str(top / "warpsim" / "build" / "warpsim"))
+        # the driver as mk/lesson.mk names it: TOP/warpsim/build/warpsim,
+        # TOP as the lesson's Makefile names the repository (relative,
+        # ../..: include ../../mk/lesson.mk); a name it does not know is no
+        # target of its own, and fails where warpsim is not built yet
+        targets.append(f"{lesson_top(lesson)}/warpsim/build/warpsim")
         p = subprocess.run([MAKE, "--no-print-directory", "-s", "-C", str(lesson.path)] + targets,
                            stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
         if p.returncode != 0:
             lines = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
-            failed[lesson.name] = lines[-1] if lines else f"make exited {p.returncode}"
+            why = [ln for ln in lines if "***" in ln and "Waiting for unfinished jobs" not in ln]
+            failed[lesson.name] = (why or lines or [f"make exited {p.returncode}"])[0]
     return failed
 
 
