@@ -18,7 +18,9 @@ answers its exercise, beside the shared files:
                      wrong/, right/, benchmarks.
   include/ mk/ warpsim/   as here, without build outputs
   scripts/           grade.py, install-tools.sh and the scripts the checkers
-                     and makefiles name (checklib.sh, ...)
+                     and makefiles name (checklib.sh, ...), each with the
+                     folder of its name beside it, if it has one
+                     (device-only.py's headers, scripts/device-only/)
   Makefile README.md .gitignore LICENSE LICENSE-text.md .devcontainer/
 
 A README that still shows a block of sync.cu or cg.cu outside its answer
@@ -137,6 +139,11 @@ def make_tree(dest, lessons, devcontainer_needs="grade"):
     (dest / "scripts").mkdir()
     for n in needed_scripts():
         shutil.copy2(TOP / "scripts" / n, dest / "scripts" / n)
+        # a script's own folder beside it (device-only.py's headers of the
+        # CUDA API, scripts/device-only/)
+        own = TOP / "scripts" / Path(n).stem
+        if own.is_dir():
+            copy_tree(own, dest / "scripts" / own.name)
     for n in ("LICENSE", "LICENSE-text.md"):
         if (TOP / n).is_file():
             shutil.copy2(TOP / n, dest / n)

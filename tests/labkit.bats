@@ -26,12 +26,29 @@ setup() {
     SCHEMA=$(command -v check-jsonschema || echo "$REPO/tests/build/venv/bin/check-jsonschema")
 }
 
-# path_without_nvcc: PATH less every folder that holds nvcc (a hosted
-# runner has no CUDA toolkit).
+# path_without_nvcc: PATH with no nvcc in it (a hosted runner has no CUDA
+# toolkit): a folder that holds nvcc is left out, or, where it holds the
+# system's tools too (/usr/bin: Debian's nvidia-cuda-toolkit), stands in as
+# a folder of links to all it holds but nvcc.
 path_without_nvcc() {
-    local d out=()
+    local d i=0 f shadow out=()
     IFS=: read -ra dirs <<<"$PATH"
-    for d in "${dirs[@]}"; do [ -x "$d/nvcc" ] || out+=("$d"); done
+    for d in "${dirs[@]}"; do
+        i=$((i + 1))
+        if [ ! -x "$d/nvcc" ]; then
+            out+=("$d")
+        elif [ -x "$d/bash" ] || [ -x "$d/make" ] || [ -x "$d/env" ]; then
+            shadow=$BATS_FILE_TMPDIR/no-nvcc/$i
+            if [ ! -d "$shadow" ]; then
+                mkdir -p "$shadow.tmp"
+                for f in "$d"/*; do
+                    [ "${f##*/}" = nvcc ] || ln -s "$f" "$shadow.tmp/${f##*/}"
+                done
+                mv "$shadow.tmp" "$shadow"
+            fi
+            out+=("$shadow")
+        fi
+    done
     (IFS=:; echo "${out[*]}")
 }
 
