@@ -624,7 +624,7 @@ check-wrong-one:
 # Whether warpsim compiles a lesson file as C++ (a template through its
 # compile command): where it does not, a right alternative that needs C++
 # is skipped on warpsim, saying so.
-WS_CXX = $(shell printf '\043include "lesson.h"\ntemplate <int N> __device__ int cxx_probe(void) { return N; }\n' | \
+WS_TAKES_CXX = $(shell printf '\043include "lesson.h"\ntemplate <int N> __device__ int cxx_probe(void) { return N; }\n' | \
     $(call ws_compile,-,/dev/null,-fsyntax-only -DLESSON_UNIT) >/dev/null 2>&1 && echo yes)
 WARPSIM_USED := $(filter emu,$(CHECK_TARGET))$(LAB_EMU)
 
@@ -633,7 +633,7 @@ check-right-one:
 	$(Q)$(call fix_source,right); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
 	cxx=$$(sed -n '2,5{/^--- /q;s:^/\* needs C++\: \(.*\) \*/$$:\1:p;}' "$$f"); \
 	demos=$$(sed -n '2,5{/^--- /q;s:^/\* demos\: \(.*\) \*/$$:\1:p;}' "$$f"); \
-	if [ -n "$$cxx" ] && [ -n "$(WARPSIM_USED)" ] && [ -z "$(if $(WARPSIM_USED),$(WS_CXX))" ]; then \
+	if [ -n "$$cxx" ] && [ -n "$(WARPSIM_USED)" ] && [ -z "$(if $(WARPSIM_USED),$(WS_TAKES_CXX))" ]; then \
 	    echo "ok $$n - $$f # SKIP needs C++ ($$cxx), and warpsim compiles lesson files as C here"; exit 0; fi; \
 	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$src MINE=right/$$name DEMO="$${demos:-all}" >"$$log" 2>&1; rc=$$?; \
 	secs=$$(( $$(date +%s) - start )); \
