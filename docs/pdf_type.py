@@ -5,9 +5,9 @@ usage: docs/pdf_type.py [--pictures DIR] [--pages N] [--body PT] [--min PT]
                         [--picture-min PT] PDF...
 
 For each PDF, every character's size as PyMuPDF reads it from the page:
-the number of pages and the page size, the size most characters have (the
-body), the smallest size of all (pictures, code and page footers
-included) and how many characters have it. With --pictures DIR (the built
+the number of pages and the page size, the size most characters have
+(the body), the smallest size of all (pictures, code and page footers
+included) and how many characters have it, and the program that made it. With --pictures DIR (the built
 site's pictures/, docs/_build/pictures), also the sizes of the text of
 warpsim's focused views (the 400 px wide SVG files there) as printed: the
 spans on each white rectangle the PDF draws (a picture's background) that
@@ -67,7 +67,8 @@ def picture_texts(folder):
 
 def measure(path, texts):
     """pages, page size, Counter of characters by size, list of picture
-    text sizes and number of pictures, for the PDF at PATH. A picture is drawn on a white
+    text sizes, number of pictures and the PDF's producer, for the PDF at
+    PATH. A picture is drawn on a white
     rectangle of its own (the SVG's background): its text is every span
     inside such a rectangle that holds one of TEXTS."""
     doc = fitz.open(path)
@@ -95,7 +96,7 @@ def measure(path, texts):
                 npics += 1
                 pics.extend(size for _, size in inside)
     w, h = (doc[0].rect.width, doc[0].rect.height) if len(doc) else (0, 0)
-    return len(doc), (w, h), chars, pics, npics
+    return len(doc), (w, h), chars, pics, npics, (doc.metadata or {}).get("producer") or "?"
 
 
 def main(argv):
@@ -140,7 +141,7 @@ def main(argv):
             with open(path, "rb") as f:
                 if f.read(5) != b"%PDF-":
                     raise ValueError("it does not start with %PDF-")
-            pages, (w, h), chars, pics, npics = measure(path, texts)
+            pages, (w, h), chars, pics, npics, producer = measure(path, texts)
         except Exception as e:  # PyMuPDF's errors have no common class
             print(f"pdf_type.py: {path}: not a PDF that can be read ({e})", file=sys.stderr)
             return 2
@@ -153,7 +154,8 @@ def main(argv):
         print(f"# {name}: {pages} pages, {mm}; body {body:.2f} pt, smallest {small:.2f} pt "
               f"({chars[small]} characters)"
               + (f"; {npics} pictures, their text {min(pics):.2f} to {max(pics):.2f} pt ({len(pics)} spans)"
-                 if pics else ("; no picture text" if folder else "")))
+                 if pics else ("; no picture text" if folder else ""))
+              + f"; made by {producer}")
         if "--pages" in limits:
             check(pages <= limits["--pages"], f"{name}: at most {limits['--pages']:g} pages",
                   f"{pages} pages")
