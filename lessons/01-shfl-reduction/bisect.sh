@@ -6,7 +6,8 @@
 # (pre-Volta scheduling) and as compute_70 PTX (independent thread
 # scheduling), and linked four ways:
 #
-#   build/bisect/all-60      both compute_60 (what make pascal builds)
+#   build/bisect/all-60      both compute_60 (as make pascal's programs run
+#                            on a GPU of 7.0 or newer)
 #   build/bisect/legacy-60   legacy.cu compute_60, harness.cu compute_70
 #   build/bisect/harness-60  legacy.cu compute_70, harness.cu compute_60
 #   build/bisect/all-70      both compute_70
