@@ -39,7 +39,7 @@ for what in "$@"; do
     case "$what" in
         bisect)
             f=$out/01-shfl-reduction.bisect.gpu.txt
-            BUILT=lessons/01-shfl-reduction/build/bisect/legacy-60 \
+            BUILT=lessons/01-shfl-reduction/build/bisect/all-60 \
                 scripts/transcript.sh "$f" lessons/01-shfl-reduction/bisect.sh --run-only || status=1 ;;
         activemask)
             f=$out/05-activemask-experiment.txt

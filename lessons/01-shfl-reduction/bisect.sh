@@ -72,7 +72,19 @@ build() {
     [ -x "$bin/ptxas" ] || bin=$bin:/usr/bin
     export PATH=$bin:$PATH
 
-    local flags=(-O3 -I../../include ${ccbin:+-ccbin "$ccbin"})
+    local flags=(-O3 -I../../include ${ccbin:+-ccbin "$ccbin"} -Wno-deprecated-declarations)
+    # as mk/toolkit.mk does: a newer toolkit's headers linked into
+    # /usr/local/include, which the host compiler searches first, are left
+    # out of the search
+    local shadow dirs
+    shadow=$(sed -n 's/^#define CUDART_VERSION *\([0-9]*\)$/\1/p' /usr/local/include/cuda_runtime_api.h 2>/dev/null)
+    if [ -n "$shadow" ] && [ "$((shadow / 1000))" != "${ver%%.*}" ]; then
+        dirs=$("${ccbin:-g++}" -E -v -x c++ /dev/null 2>&1 |
+               sed -n '/^#include <...> search starts here/,/^End of search/p' |
+               sed -n 's/^ \(\/.*\)$/\1/p' | grep -vx /usr/local/include | paste -sd, - | sed 's/,/,-isystem,/g')
+        flags+=(-Xcompiler "-nostdinc,-isystem,$dirs")
+    fi
+    case "$ccbin" in *clang*) flags+=(-Xcompiler "-Wno-unused-function,-Wno-unused-command-line-argument") ;; esac
     local unit=(-DLESSON_UNIT "-DLESSON_SRC_NAME=\"legacy.cu\"")
     local harness=(-DLESSON_HARNESS)
     ptx() { echo "-gencode=arch=compute_$1,code=compute_$1"; }
