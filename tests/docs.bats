@@ -100,7 +100,7 @@ MD
     assert_output --partial "no line containing 'no such line in any run'"
 }
 
-@test "each lesson handout is A4, at most 6 pages, its body text 9 pt or more and nothing under 6.5 pt" {
+@test "each lesson handout is A4, at most 6 pages, its body text 9 pt or more, its pictures' text 7 pt or more and nothing under 6.5 pt" {
     for pdf in "$B"/handouts/[0-9][0-9]-*.pdf; do
         pages=$(pdfinfo "$pdf" | sed -n 's/^Pages: *//p')
         size=$(pdfinfo "$pdf" | sed -n 's/^Page size: *//p')
@@ -108,31 +108,52 @@ MD
         [ "$pages" -le 6 ]
         [[ "$size" == *"(A4)"* ]]
     done
-    # the type as printed, every character's size read back with PyMuPDF:
-    # the size most characters have (the body) and the smallest of all,
-    # pictures and page footers included
-    run /usr/bin/python3 - "$B"/handouts/*.pdf <<'PY'
-import collections, os, sys
-import fitz
-ok = True
-for path in sys.argv[1:]:
-    chars = collections.Counter()
-    for page in fitz.open(path):
-        for block in page.get_text("dict")["blocks"]:
-            for line in block.get("lines", []):
-                for span in line["spans"]:
-                    n = len(span["text"].strip())
-                    if n:
-                        chars[round(span["size"], 2)] += n
-    body = chars.most_common(1)[0][0]
-    small = min(chars)
-    print(f"{os.path.basename(path)}: body {body:.2f} pt, smallest {small:.2f} pt "
-          f"({chars[small]} characters)")
-    ok = ok and body >= 8.99 and small >= 6.49
-sys.exit(0 if ok else 1)
-PY
+    # the type as printed, every character's size read back with PyMuPDF
+    # (docs/pdf_type.py): the size most characters have (the body), the
+    # smallest of all (pictures and page footers included), and the text
+    # of warpsim's pictures
+    run /usr/bin/python3 "$REPO/docs/pdf_type.py" --pictures "$B/pictures" --pages 6 --body 9 --min 6.5 \
+        --picture-min 7 "$B"/handouts/[0-9][0-9]-*.pdf
     echo "$output"
     assert_success
+    assert_line --regexp '^# 01-shfl-reduction.pdf: [1-6] pages, 210 x 297 mm; body 9.00 pt, smallest [0-9.]+ pt .*; [0-9]+ pictures, their text'
+    refute_line --partial 'not ok'
+    # the workbook: the same type, any number of pages
+    run /usr/bin/python3 "$REPO/docs/pdf_type.py" --pictures "$B/pictures" --body 9 --min 6.5 \
+        --picture-min 7 "$B/handouts/workbook.pdf"
+    echo "$output"
+    assert_success
+}
+
+@test "docs/pdf_type.py fails a PDF with too many pages, small body text, tiny type or small pictures" {
+    # a picture as docs/trace_svg.py makes them (400 px wide, 14 px text),
+    # printed 100 pt wide: its text at 3.5 pt
+    mkdir -p "$BATS_TEST_TMPDIR/pictures"
+    printf '%s\n' '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60" font-size="14"><rect width="400" height="60" fill="#fff"/><text x="10" y="20">lane 3 waits</text></svg>' \
+        >"$BATS_TEST_TMPDIR/pictures/p.svg"
+    {
+        printf '<html><head><style>@page { size: A4 } body { font-size: 8pt }</style></head><body>\n'
+        printf '<p><img src="pictures/p.svg" style="width: 100pt"></p><p style="font-size: 5pt">tiny</p>\n'
+        for i in 1 2 3 4 5 6 7; do printf '<p style="page-break-before: always">page %s of body text</p>\n' "$i"; done
+        printf '</body></html>\n'
+    } >"$BATS_TEST_TMPDIR/bad.html"
+    (cd "$BATS_TEST_TMPDIR" && weasyprint -q bad.html bad.pdf)
+    run /usr/bin/python3 "$REPO/docs/pdf_type.py" --pictures "$BATS_TEST_TMPDIR/pictures" --pages 6 --body 9 \
+        --min 6.5 --picture-min 7 "$BATS_TEST_TMPDIR/bad.pdf"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^# bad.pdf: 8 pages, 210 x 297 mm; body 8.00 pt, smallest 3.50 pt .*; 1 pictures, their text 3.50 to 3.50 pt \(1 spans\); made by WeasyPrint [0-9.]+$'
+    assert_line 'not ok 1 - bad.pdf: at most 6 pages'
+    assert_line 'not ok 2 - bad.pdf: body text 9 pt or more'
+    assert_line 'not ok 3 - bad.pdf: nothing under 6.5 pt'
+    assert_line 'not ok 4 - bad.pdf: picture text 7 pt or more'
+    # not a PDF, or a bad option: status 2 and one line
+    run /usr/bin/python3 "$REPO/docs/pdf_type.py" "$BATS_TEST_TMPDIR/bad.html"
+    assert_failure 2
+    assert_output --partial 'bad.html: not a PDF that can be read'
+    run /usr/bin/python3 "$REPO/docs/pdf_type.py" --pages abc "$BATS_TEST_TMPDIR/bad.pdf"
+    assert_failure 2
+    assert_output --partial '--pages needs a number'
 }
 
 @test "every page says its language and has one title, larger than its section headings" {
@@ -597,4 +618,28 @@ PY
     assert_output --partial '<a href="results/compat.txt">there</a>'
     assert_output --partial 'later (not yet recorded)'
     refute_output --partial 'no-such-run.gpu.txt'
+}
+
+@test "docs/record.sh names what it records, refuses what it does not know, and without a GPU says so (77)" {
+    run "$REPO/docs/record.sh" --help
+    assert_success
+    assert_output --partial 'OUTDIR/01-shfl-reduction.bisect.gpu.txt'
+    assert_output --partial 'OUTDIR/05-activemask-experiment.txt'
+    run "$REPO/docs/record.sh" "$BATS_TEST_TMPDIR/out" bisect nonsense
+    assert_failure 2
+    assert_output "docs/record.sh: unknown record 'nonsense' (bisect, activemask)"
+    run "$REPO/docs/record.sh" "$BATS_TEST_TMPDIR/out"
+    assert_failure 2
+    # with no GPU (a fake nvidia-smi that finds none), nothing is written
+    mkdir -p "$BATS_TEST_TMPDIR/bin"
+    printf '#!/bin/sh\necho "NVIDIA-SMI has failed" >&2\nexit 9\n' >"$BATS_TEST_TMPDIR/bin/nvidia-smi"
+    chmod +x "$BATS_TEST_TMPDIR/bin/nvidia-smi"
+    PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$REPO/docs/record.sh" "$BATS_TEST_TMPDIR/out" activemask
+    assert_failure 77
+    assert_output 'docs/record.sh: no GPU found: these are GPU runs'
+    [ ! -e "$BATS_TEST_TMPDIR/out" ]
+    # lesson 01's bisection run alone, on programs never built: one line, 2
+    run env PRE=59 "$REPO/lessons/01-shfl-reduction/bisect.sh" --run-only
+    assert_failure 2
+    assert_output 'bisect.sh: build/bisect/all-59 is not built (bisect.sh --build-only, where CUDA 11.8 or 12.x is)'
 }
