@@ -109,7 +109,8 @@ include $(TOP)/mk/warpsim.mk
 # which_cmd NAME: the path of the command NAME (in PATH, or NAME itself when
 # it names a file), or nothing; as `command -v`, without a shell.
 which_cmd = $(if $(findstring /,$(1)),$(wildcard $(1)),$(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH))))))
-HAVE_WS_CC := $(call which_cmd,$(WS_CC))
+# warpsim needs WS_CC (its library) and WS_CXX (lesson files, C++).
+HAVE_WS_CC := $(and $(call which_cmd,$(WS_CC)),$(call which_cmd,$(WS_CXX)))
 EMU_BUILD := build/emu
 EMU_BINS := $(addprefix $(EMU_BUILD)/,$(PROGRAMS))
 
@@ -161,7 +162,7 @@ GPU_BINS := $(addprefix $(BUILD)/,$(PROGRAMS) $(PASCAL_TOO) $(if $(PRE_VOLTA_BUI
 ifeq ($(EMU),1)
   ifeq ($(HAVE_WS_CC),)
     CHECK_TARGET := none
-    CHECK_WHY := EMU=1 but $(WS_CC) not found: warpsim needs a C compiler (gcc 12 or newer)
+    CHECK_WHY := EMU=1 but $(WS_CC) or $(WS_CXX) not found: warpsim needs a C and a C++ compiler (gcc and g++ 12 or newer)
   else
     CHECK_TARGET := emu
     CHECK_WHY :=
@@ -172,7 +173,7 @@ else ifeq ($(GPU_CC)$(PASCAL),1)
 else ifeq ($(GPU_CC),)
   ifeq ($(HAVE_WS_CC),)
     CHECK_TARGET := none
-    CHECK_WHY := no GPU found (nvidia-smi lists none) and no $(WS_CC) to build warpsim, the CPU emulator
+    CHECK_WHY := no GPU found (nvidia-smi lists none) and no $(WS_CC) and $(WS_CXX) to build warpsim, the CPU emulator
   else
     CHECK_TARGET := emu
     CHECK_WHY :=

@@ -25,6 +25,7 @@ case "$what" in
         command -v clang >/dev/null 2>&1 || missing+=(clang)
         command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
         command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing+=(gcc-aarch64-linux-gnu)
+        command -v aarch64-linux-gnu-g++ >/dev/null 2>&1 || missing+=(g++-aarch64-linux-gnu)
         [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || missing+=(libc6-dev-arm64-cross) ;;
     docs)
         for t in pandoc weasyprint; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done

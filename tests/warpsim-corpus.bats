@@ -64,7 +64,7 @@ setup() {
         echo "$output"
         assert_failure 1
         assert_line --regexp '^warpsim: integer division by zero in kernel kernel: lane 3 of warp 0 \(thread 3, block 0\) at fpe-div-zero\.cu:[0-9]+$'
-        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 1 other error'
     done
 }
 

@@ -82,6 +82,76 @@ static int by_addr(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether s is what may follow a C++ static's name: nothing, _N or __N_. */
+static int discriminator(const char *s)
+{
+    size_t d;
+    if (!*s)
+        return 1;
+    if (s[0] != '_')
+        return 0;
+    if (s[1] == '_') {
+        d = strspn(s + 2, "0123456789");
+        return d > 0 && s[2 + d] == '_' && !s[3 + d];
+    }
+    d = strspn(s + 1, "0123456789");
+    return d > 0 && !s[1 + d];
+}
+
+/*
+ * The source name of a C++ static (the Itanium ABI's names, g++'s and
+ * clang++'s, for lesson files compiled as C++): a function's static s is
+ * _ZZ<function>E1s, with _N or __N_ after it when the function has
+ * several; a static at namespace scope _ZL1s, in a namespace _ZN2nsL1sE.
+ * Returns 1 with the name in out, 0 when sym is none of these.
+ */
+static int cxx_var_name(const char *sym, char *out, size_t len)
+{
+    const char *p, *e;
+    size_t n;
+    if (!strncmp(sym, "_ZL", 3) && isdigit((unsigned char)sym[3])) {
+        n = strtoul(sym + 3, (char **)&p, 10);
+        if (n && n == strlen(p)) {
+            snprintf(out, len, "%.*s", (int)n, p);
+            return 1;
+        }
+    }
+    if (!strncmp(sym, "_ZN", 3)) {             /* the last name before E */
+        const char *last = NULL;
+        size_t ln = 0;
+        for (p = sym + 3; *p && *p != 'E';) {
+            if (*p == 'L')
+                p++;
+            if (!isdigit((unsigned char)*p))
+                return 0;
+            n = strtoul(p, (char **)&e, 10);
+            if (strlen(e) < n)
+                return 0;
+            last = e;
+            ln = n;
+            p = e + n;
+        }
+        if (*p != 'E' || p[1] || !last)
+            return 0;
+        snprintf(out, len, "%.*s", (int)ln, last);
+        return 1;
+    }
+    if (strncmp(sym, "_ZZ", 3) != 0)
+        return 0;
+    for (e = sym + strlen(sym); e > sym + 3; e--) {     /* E<n><name>[_N | __N_], last E first */
+        if (e[-1] != 'E' || !isdigit((unsigned char)e[0]))
+            continue;
+        n = strtoul(e, (char **)&p, 10);
+        if (strlen(p) < n)
+            continue;
+        if (discriminator(p + n)) {
+            snprintf(out, len, "%.*s", (int)n, p);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /*
  * The source name of a static's symbol: gcc names a function's static s
  * "s.N", clang "function.s" (and "function.s.N" when there are several).
@@ -93,6 +163,8 @@ static void var_name(const char *sym, char *out, size_t len)
     const char *dot = strchr(sym, '.');
     char *end;
     size_t n;
+    if (cxx_var_name(sym, out, len))
+        return;
     if (dot && dot[1] && !isdigit((unsigned char)dot[1]))
         sym = dot + 1;
     snprintf(out, len, "%s", sym);

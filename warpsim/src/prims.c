@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ws_internal.h"
 
 #define WS_KIND_NAME(id, name) name,
@@ -794,14 +795,8 @@ void ws_nanosleep(unsigned ns, const char *file, int line)
  * else can end: each such read moves its clock further (doubling, up to
  * 2^22 cycles), so that a 10^9-cycle delay loop takes a few hundred steps.
  */
-long long ws_clock64(const char *file, int line)
+static long long lane_clock(ws_lane *l, uintptr_t pc)
 {
-    uintptr_t pc = PC();
-    ws_lane *l = ws.cur;
-    (void)file;
-    (void)line;
-    if (!l)
-        return 0;
     ws_point(pc);
     if (++l->clock_polls > 1) {
         unsigned shift = l->clock_polls < 22 ? l->clock_polls : 22;
@@ -812,6 +807,17 @@ long long ws_clock64(const char *file, int line)
         ws_progress();
     }
     return (long long)ws_lane_clock(l);
+}
+
+long long ws_clock64(const char *file, int line)
+{
+    uintptr_t pc = PC();
+    ws_lane *l = ws.cur;
+    (void)file;
+    (void)line;
+    if (!l)
+        return 0;
+    return lane_clock(l, pc);
 }
 
 void ws_threadfence(const char *file, int line)
@@ -905,4 +911,17 @@ uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
                        op != WS_AT_CAS || (old & 0xffffffffULL) == (cmp & 0xffffffffULL) ||
                        (size == 8 && old == cmp));
     return old;
+}
+
+/* clock() (warpsim_device.h's macro): in a kernel the lane's virtual
+ * clock, as clock64(); in host code the C library's. */
+long ws_clock_any(const char *file, int line)
+{
+    uintptr_t pc = PC();
+    ws_lane *l = ws.cur;
+    (void)file;
+    (void)line;
+    if (!l)
+        return (long)clock();
+    return (long)lane_clock(l, pc);
 }

@@ -468,4 +468,18 @@ static inline void ws_point_at(uintptr_t pc)
         ws_ctx_switch(&l->ctx, c);
 }
 
+/* ---- w: the end of a run, the device API's runtime, two warps drawn ---- */
+/* (runtime.c, prims.c, trace.c; this block is theirs)                      */
+
+/* Ends the program with the summary, the summary channel's line and
+ * status (or --error-exitcode N in its place when status is 0 and anything
+ * was reported): for a module that stops the program after a report. */
+void ws_end(int status) __attribute__((noreturn));
+extern int ws_trace_warp2;                   /* WARPSIM_TRACE_WARP=N,M: M, or -1 */
+extern int ws_trace_failed;                  /* trace.c: the picture could not be made */
+int ws_trace_check(void);                    /* trace.c: 0, or says why the picture
+                                              * cannot be written (one line) */
+void ws_trace_fork(void);                    /* trace.c: two warps, two runs */
+void ws_summary_channel_off(void);           /* runtime.c: a run that is no grader's */
+
 #endif /* WS_INTERNAL_H */
