@@ -856,7 +856,8 @@ LESSON_ALWAYS_INLINE void lesson_delay_point(void)
 
 #if defined(WARPSIM)
 /* warpsim.h declares the primitives as CUDA does, as functions (the
- * __reduce_*_sync also as macros of their own names); each becomes a macro
+ * __reduce_*_sync also as macros of their own names, __activemask and
+ * __syncwarp also as macros that call the library); each becomes a macro
  * of its own name here, between two delay points. Inside a macro's own
  * expansion its name is not expanded again, so each calls the function.
  * (A statement expression rather than nvcc's template below: its value
@@ -868,6 +869,8 @@ LESSON_ALWAYS_INLINE void lesson_delay_point(void)
     ({ lesson_delay_point(); call; lesson_delay_point(); })
 #undef threadIdx
 #define threadIdx (*(lesson_delay_point(), (const uint3 *)&ws_self->thread_idx))
+#undef __activemask
+#undef __syncwarp
 #define __activemask() LESSON_DELAYED(__activemask())
 #define __syncwarp(...) LESSON_DELAYED_VOID(__syncwarp(__VA_ARGS__))
 #define __shfl_sync(...) LESSON_DELAYED(__shfl_sync(__VA_ARGS__))

@@ -664,6 +664,11 @@ warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 mem
     run --separate-stderr env WARPSIM_TRACE="$BATS_TEST_TMPDIR/no/x.svg" "$T/detect" -k 1
     assert_failure 2
     assert_equal "$stderr" "warpsim: WARPSIM_TRACE=$BATS_TEST_TMPDIR/no/x.svg: cannot write the picture there ($BATS_TEST_TMPDIR/no: No such file or directory)"
+    # a file that cannot be opened when the picture is written
+    mkdir "$BATS_TEST_TMPDIR/dir.svg"
+    run --separate-stderr "$W" --model lockstep --trace "$BATS_TEST_TMPDIR/dir.svg" "$T/detect" -k 2
+    assert_failure 2
+    assert_equal "${stderr_lines[0]}" "warpsim: cannot write the picture $BATS_TEST_TMPDIR/dir.svg: Is a directory"
 }
 
 @test "--trace-warp N,M draws two warps of a block in one picture, a race between them marked at both accesses" {

@@ -197,6 +197,23 @@ WS_INLINE void __brkpt(WS_HERE) { ws_trap(WS_BRKPT, file, line); }
  * not this header. */
 #define __nanosleep(ns) ws_nanosleep((unsigned)(ns), __FILE__, __LINE__)
 #define clock64() ws_clock64(__FILE__, __LINE__)
+/* So are the barriers and fences, with no overloads to choose: a call in
+ * a kernel is the library's call where it is written, as fast at -O0 as
+ * before lesson files were C++ (an inlined function keeps its own copies
+ * of its arguments there). The functions above stay for the rest
+ * (lesson.h's delay points call __syncwarp and __activemask by name). */
+#define __syncthreads() ws_syncthreads(__FILE__, __LINE__)
+#define __syncthreads_count(p) ws_syncthreads_op(0, (p), __FILE__, __LINE__)
+#define __syncthreads_and(p) ws_syncthreads_op(1, (p), __FILE__, __LINE__)
+#define __syncthreads_or(p) ws_syncthreads_op(2, (p), __FILE__, __LINE__)
+#define __threadfence() ws_threadfence(__FILE__, __LINE__)
+#define __threadfence_block() ws_threadfence(__FILE__, __LINE__)
+#define __threadfence_system() ws_threadfence(__FILE__, __LINE__)
+#define __activemask() ws_activemask(__FILE__, __LINE__)
+#define WS_PICK2(_0, _1, name, ...) name
+#define WS_SYNCWARP_FULL() ws_syncwarp(0xffffffffu, __FILE__, __LINE__)
+#define WS_SYNCWARP_MASK(m) ws_syncwarp((m), __FILE__, __LINE__)
+#define __syncwarp(...) WS_PICK2(_, ##__VA_ARGS__, WS_SYNCWARP_MASK, WS_SYNCWARP_FULL)(__VA_ARGS__)
 
 /* ------------------------------------------------------------------ */
 /* Shuffles                                                             */
