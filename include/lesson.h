@@ -6,8 +6,9 @@
  *   - with the system C++ compiler (g++ or clang++, C++17) against warpsim,
  *     the CPU emulator of warp execution, when WARPSIM is defined
  *     (warpsim/include/warpsim.h then supplies the CUDA names).
- * Lesson code is CUDA C++, plain and C-style where that reads best;
- * declare shared memory with a size known at compile time.
+ * Lesson code is CUDA C++ that nvcc and warpsim both accept, plain and
+ * C-style where that reads best; declare shared memory with a size known
+ * at compile time.
  *
  * What this header gives a lesson:
  *   FULL_MASK, LANE(), WARP_IN_BLOCK()      the warp vocabulary

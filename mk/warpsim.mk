@@ -15,6 +15,10 @@
 # (`make check CC=clang`, or WS_CC=clang): WS_CXX follows WS_CC. warpsim's
 # own sources are C11, built by WS_CC.
 #
+# -gdwarf-4: with g++ 12's DWARF 5, binutils 2.40's addr2line names the
+# file of an out-of-line copy of lesson.h's inline functions wrongly (the
+# including .cu, with lesson.h's line numbers).
+#
 # -fno-exceptions: CUDA device code has none, and without them the
 # instrumented functions need no unwinding paths (and the program no
 # libstdc++, which --as-needed then leaves out).
@@ -67,7 +71,7 @@ export WS_CC_KNOWN WS_CC_IS_CLANG
 WS_TSAN_FLAGS := $(if $(WS_CC_IS_CLANG),-mllvm -tsan-distinguish-volatile=1 \
                    -mllvm -tsan-instrument-read-before-write=1,--param tsan-distinguish-volatile=1)
 WS_PROG_FLAGS := -std=gnu++17 -DWARPSIM -Dmain=ws_main -I$(TOP)/include \
-                 -I$(WS_DIR)/include -g -O0 -fsanitize=thread $(WS_TSAN_FLAGS) \
+                 -I$(WS_DIR)/include -gdwarf-4 -O0 -fsanitize=thread $(WS_TSAN_FLAGS) \
                  -fsanitize=integer-divide-by-zero -fdata-sections -fno-exceptions \
                  -Wall -Wextra
 WS_HEADERS = $(addprefix $(WS_DIR)/include/,warpsim.h warpsim_device.h cooperative_groups.h \
