@@ -36,8 +36,8 @@ static const char *names[] = {
     "host-assert: host code fails an assertion after a launch",
     "big-args: a kernel whose parameters take 4 KiB skips a shuffle in lanes 16-31",
     "tile-sync-missing: lanes 0-3 of an 8-thread tile skip tile.sync()",
-    "summary-fd: after a launch, whether WARPSIM_SUMMARY_FD is left in the environment and "
-    "whether its descriptor (-k 17 N) closes on exec (clean)",
+    ("summary-fd: after a launch, whether WARPSIM_SUMMARY_FD is left in the environment and "
+     "whether its descriptor (-k 17 N) closes on exec (clean)"),
 };
 #define NCASES ((int)(sizeof names / sizeof names[0]))
 
