@@ -437,8 +437,9 @@ void __assert_fail(const char *assertion, const char *file, unsigned int line,
     char what[300], at[200];
     if (ws.cur) {
         snprintf(what, sizeof what, "assertion `%s' failed", assertion);
-        snprintf(at, sizeof at, "at %s:%u%s%s", base_name(file), line,
-                 function ? " in " : "", function ? function : "");
+        /* (not the function: g++ and clang++ spell its signature
+         * differently, and the kernel is named already) */
+        snprintf(at, sizeof at, "at %s:%u", base_name(file), line);
         kernel_stop(ws.cur, what, at, 0);
     }
     fflush(stdout);
