@@ -7,13 +7,15 @@
  * that left the kernel without calling a collective either took a return
  * statement that lies before the call (it exited early, which the
  * Programming Guide allows) or ran on past the call to the kernel's end (it
- * skipped the call).
+ * skipped the call). Besides, which of the program's global variables are
+ * its own (ws_image_own_data), and where its image lies (ws_image_span).
  *
  * Depends on nothing but the C library.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <link.h>
 #include <fcntl.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@ static int exe_pie = 1, loaded;
 static char exe_path[4096];
 
 typedef struct func { uintptr_t start, end; } func;
+typedef struct span { uintptr_t lo, hi; } span;
 
 static ws_var *vars;
 static int nvars;
@@ -36,6 +39,8 @@ static uintptr_t below_shared;    /* end of the last object before ws_shared */
 extern char shared_start[] WS_SHARED_START __attribute__((weak));
 static func *funcs;
 static int nfuncs;
+static span *own;                 /* the program's own global variables, by address */
+static int nown;
 
 void ws_image_init(void)
 {
@@ -105,10 +110,42 @@ static void var_name(const char *sym, char *out, size_t len)
     }
 }
 
-/* Reads the symbol tables once: ws_shared's objects and every function. */
+static int by_lo(const void *a, const void *b)
+{
+    uintptr_t x = ((const span *)a)->lo, y = ((const span *)b)->lo;
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * Whether a data object of the program (in .data or .bss) is the program's
+ * own rather than warpsim's or the C library's: a static of a .cu file (a
+ * local symbol after the file's STT_FILE entry), or a global whose name
+ * belongs to no library (warpsim's start with ws, the C runtime's with __,
+ * and a library variable copied into the program has a version, @, or is
+ * one of the C library's few).
+ */
+static int own_variable(const char *name, int local, const char *file)
+{
+    static const char *const libc_vars[] = {
+        "stdin", "stdout", "stderr", "environ", "optarg", "optind", "opterr", "optopt"
+    };
+    size_t n = strlen(file), i;
+    if (local)
+        return n > 3 && !strcmp(file + n - 3, ".cu");
+    if (!strncmp(name, "ws", 2) || !strncmp(name, "__", 2) || strchr(name, '@'))
+        return 0;
+    for (i = 0; i < sizeof libc_vars / sizeof *libc_vars; i++)
+        if (!strcmp(name, libc_vars[i]))
+            return 0;
+    return 1;
+}
+
+/* Reads the symbol tables once: ws_shared's objects, every function, and
+ * the program's own global variables. */
 static void load(void)
 {
-    int fd, i, shared_idx = -1;
+    int fd, i, shared_idx = -1, data_idx[2] = { -1, -1 }, ndata = 0;
+    const char *file = "";
     struct stat st;
     unsigned char *img;
     Elf64_Ehdr *eh;
@@ -135,9 +172,13 @@ static void load(void)
     }
     sh = (Elf64_Shdr *)(img + eh->e_shoff);
     shstr = (const char *)img + sh[eh->e_shstrndx].sh_offset;
-    for (i = 0; i < eh->e_shnum; i++)
+    for (i = 0; i < eh->e_shnum; i++) {
         if (!strcmp(shstr + sh[i].sh_name, "ws_shared"))
             shared_idx = i;
+        if ((!strcmp(shstr + sh[i].sh_name, ".data") || !strcmp(shstr + sh[i].sh_name, ".bss")) &&
+            (sh[i].sh_flags & SHF_WRITE))
+            data_idx[ndata < 2 ? ndata++ : 1] = i;
+    }
     for (i = 0; i < eh->e_shnum; i++) {
         Elf64_Sym *s;
         const char *str;
@@ -150,10 +191,21 @@ static void load(void)
         n = sh[i].sh_size / sizeof *s;
         vars = calloc(n, sizeof *vars);
         funcs = calloc(n, sizeof *funcs);
-        if (!vars || !funcs)
+        own = calloc(n, sizeof *own);
+        if (!vars || !funcs || !own)
             break;
         for (k = 0; k < n; k++) {
             int type = ELF64_ST_TYPE(s[k].st_info);
+            if (type == STT_FILE)
+                file = str + s[k].st_name;
+            if (type == STT_OBJECT && s[k].st_size > 0 &&
+                (s[k].st_shndx == data_idx[0] || s[k].st_shndx == data_idx[1]) &&
+                own_variable(str + s[k].st_name, ELF64_ST_BIND(s[k].st_info) == STB_LOCAL,
+                             file)) {
+                own[nown].lo = bias + s[k].st_value;
+                own[nown].hi = own[nown].lo + s[k].st_size;
+                nown++;
+            }
             if (type == STT_OBJECT && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF &&
                 shared_start && bias + s[k].st_value < (uintptr_t)shared_start &&
                 bias + s[k].st_value + s[k].st_size > below_shared)
@@ -179,6 +231,8 @@ static void load(void)
         qsort(vars, (size_t)nvars, sizeof *vars, by_addr);
     if (nfuncs)
         qsort(funcs, (size_t)nfuncs, sizeof *funcs, by_start);
+    if (nown)
+        qsort(own, (size_t)nown, sizeof *own, by_lo);
 }
 
 /* The __shared__ variables, sorted by address; *n gets their number. */
@@ -244,6 +298,55 @@ uintptr_t ws_image_func_start(uintptr_t pc)
 {
     func *f = func_at(pc);
     return f ? f->start : 0;
+}
+
+/* Whether [addr, addr + size) lies in one of the program's own global
+ * variables (own_variable): where a kernel may write outside device, shared
+ * and its stack's memory, as a __device__ variable of the program's. */
+int ws_image_own_data(uintptr_t addr, size_t size)
+{
+    int lo = 0, hi;
+    if (!loaded)
+        load();
+    hi = nown - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (addr < own[mid].lo)
+            hi = mid - 1;
+        else if (addr >= own[mid].hi)
+            lo = mid + 1;
+        else
+            return addr + size <= own[mid].hi;
+    }
+    return 0;
+}
+
+static int image_segments(struct dl_phdr_info *info, size_t size, void *data)
+{
+    uintptr_t *lohi = data;
+    int i;
+    (void)size;
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type != PT_LOAD)
+            continue;
+        if (!lohi[1] || a < lohi[0])
+            lohi[0] = a;
+        if (a + ph->p_memsz > lohi[1])
+            lohi[1] = a + ph->p_memsz;
+    }
+    return 1;                       /* the program comes first: only it */
+}
+
+/* The program's loaded image, [*lo, *hi): its code, constants and global
+ * variables (warpsim's among them). */
+void ws_image_span(uintptr_t *lo, uintptr_t *hi)
+{
+    uintptr_t lohi[2] = { 0, 0 };
+    dl_iterate_phdr(image_segments, lohi);
+    *lo = lohi[0];
+    *hi = lohi[1];
 }
 
 /* ---- source text ---------------------------------------------------- */

@@ -842,8 +842,7 @@ uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
     (void)line;
     if (ws.cur) {
         ws_point(pc);
-        if (ws_tracked((uintptr_t)addr))
-            ws_check_access((uintptr_t)addr, (size_t)size, WS_ACC_WRITE | WS_ACC_ATOMIC, pc);
+        ws_check_access((uintptr_t)addr, (size_t)size, WS_ACC_WRITE | WS_ACC_ATOMIC, pc);
     }
     memcpy(&old, addr, (size_t)size);
     nw = old;

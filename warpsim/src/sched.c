@@ -26,6 +26,9 @@
  *   random    at every scheduling point a random lane among those whose
  *             virtual clock is within WS_RANDOM_WINDOW of the earliest.
  *
+ * A lane that faults (ws_lane_fault) leaves its block as if it had exited,
+ * and the first fault of a launch ends the program when the launch ends.
+ *
  * Virtual time: a step costs WS_STEP_CYCLES; __nanosleep(ns) adds ns (1
  * cycle = 1 ns), so a sleeping lane runs after the others have gone ahead;
  * under lockstep the whole warp sleeps, which changes no order. clock64()
@@ -46,7 +49,7 @@ dim3 ws_block_dim, ws_grid_dim;
 
 static void (*body_fn)(void);
 static void *stacks[WS_MAX_THREADS];
-static const size_t stack_size = 256 * 1024;
+static const size_t stack_size = (size_t)1 << WS_STACK_SHIFT;  /* a slot, its guard page first */
 extern cudaError_t ws_last_error;
 
 /* ---- ready lanes --------------------------------------------------- */
@@ -637,11 +640,13 @@ void ws_point(uintptr_t pc)
 
 /* ---- lanes --------------------------------------------------------- */
 
-static void lane_exit(ws_lane *l)
+/* Lane l leaves the block (gen: the exit_gen it keeps) and never runs
+ * again. */
+static __attribute__((noreturn)) void lane_exit(ws_lane *l, uint32_t gen)
 {
     ws_warp *w = &ws.warps[l->warp];
     set_state(l, WS_EXITED);
-    l->exit_gen = ws.gen;
+    l->exit_gen = gen;
     w->gone |= 1u << l->lane;
     ws.live--;
     ws_progress();
@@ -657,7 +662,24 @@ static void lane_entry(void)
 {
     ws_lane *l = ws.cur;
     body_fn();
-    lane_exit(l);
+    lane_exit(l, ws.gen);
+}
+
+/*
+ * The running lane l divided by zero or made an invalid access (its report
+ * is held, report.c): it stops here, the access never made, and leaves the
+ * block as if it had exited, except that no collective or __syncthreads
+ * blames it for not arriving (prims.c's went_past takes a lane that called
+ * every site as one that exited after them, and a barrier looks only at
+ * lanes whose exit_gen is the block's generation). The first fault of the
+ * launch makes the rest of it quiet (report.c).
+ */
+void ws_lane_fault(ws_lane *l)
+{
+    if (!ws_faulted())
+        ws_fault_begin(ws.block_id);
+    l->sites = ~0ULL;
+    lane_exit(l, ws.gen ^ 0x80000000u);
 }
 
 /* Runs l, and the lanes it hands control to, until control comes back
@@ -799,7 +821,7 @@ static void start_block(void)
         l->vc[l->lane] = 1;
         l->vclk = 1;
         if (!stacks[t])
-            stacks[t] = ws_stack_alloc(stack_size);
+            stacks[t] = ws_stack_alloc(stack_size);     /* the t-th stack (ws_stack_index) */
         ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
         set_state(l, WS_READY);
         if (ws_cfg.model != WS_LOCKSTEP)
@@ -893,6 +915,8 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.kernel_seconds += now_seconds() - t0;
     ws.total_steps += ws.steps;
     ws.steps = 0;
+    if (ws_faulted())               /* a lane faulted: the launch failed */
+        ws_fault_finish();
 }
 
 /* ---- naming lanes ---------------------------------------------------- */

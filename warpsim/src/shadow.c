@@ -1,7 +1,9 @@
 /*
  * shadow.c - emulated device memory, shadow memory and the detectors that
  * read it: data races (happens-before), reads of uninitialized shared
- * memory, and accesses outside any allocation or __shared__ variable.
+ * memory, accesses outside any allocation or __shared__ variable,
+ * and a lane's accesses to anything else (a null or wild pointer, another
+ * thread's stack, host memory), which stop it before they are made.
  *
  * Tracked memory:
  *   shared  the section ws_shared (every __shared__ variable, then a red
@@ -113,6 +115,9 @@ void *ws_zalloc(size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
+/* The program's loaded image (ws_shadow_init). */
+static uintptr_t img_lo, img_len;
+
 void ws_shadow_init(void)
 {
     int i;
@@ -144,6 +149,12 @@ void ws_shadow_init(void)
             continue;
         for (; a < e && a < ws_shared_lo + ws_shared_len; a++)
             sh_owner[a - ws_shared_lo] = (uint16_t)(i + 1);
+    }
+    {
+        uintptr_t lo, hi;
+        ws_image_span(&lo, &hi);
+        img_lo = lo;
+        img_len = hi - lo;
     }
     sh_var_lo = calloc((size_t)sh_nvars + 1, sizeof *sh_var_lo);
     sh_var_hi = calloc((size_t)sh_nvars + 1, sizeof *sh_var_hi);
@@ -369,7 +380,9 @@ static inline int race_seen(uint32_t a, uint32_t b)
     return seen_races[(lo * 31 + hi) & 63].lo == lo && seen_races[(lo * 31 + hi) & 63].hi == hi;
 }
 
-/* Reports a race once per pair of pcs (in either order), the writer first. */
+/* Reports a race once per pair of pcs (in either order), the writer first.
+ * After a fault in this launch, only a race with an access of the faulting
+ * block: one that may have caused the fault (report.c says it first). */
 __attribute__((noinline, cold)) static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t size,
                         int shared)
 {
@@ -378,6 +391,8 @@ __attribute__((noinline, cold)) static void report_race(const rec *prev, const r
     const rec *x = prev, *y = cur;
     uint32_t lo = prev->pc < cur->pc ? prev->pc : cur->pc;
     uint32_t hi = prev->pc < cur->pc ? cur->pc : prev->pc;
+    if (ws_faulted() && prev->block != ws_fault_block() && cur->block != ws_fault_block())
+        return;
     if (ws.trace_warp >= 0) {
         ws_mem_name(addr, size, name, sizeof name);
         ws_trace_race(prev->tid, prev->block, prev->pc, prev->flags & WS_ACC_WRITE,
@@ -426,15 +441,21 @@ __attribute__((noinline, cold)) static void report_uninit(const ws_lane *l, uint
            name, ws_where(pc), WS_SHARED_POISON_BYTE);
 }
 
-__attribute__((noinline, cold)) static void report_bad_global(const ws_lane *l, uintptr_t addr, size_t size, int flags,
+/* Device memory touched outside every live allocation: by lane l, a fault
+ * (the access is not made, the lane stops); by host code (l NULL), a report
+ * (the access goes ahead, on memory warpsim owns). */
+__attribute__((noinline, cold)) static void report_bad_global(ws_lane *l, uintptr_t addr, size_t size, int flags,
                               uintptr_t pc)
 {
     char who[160], what[200];
     uintptr_t s;
     size_t n;
     int a = ws_alloc_of(addr, &s, &n);
-    if (!ws_report_once(WR_MEM, pc, 0, 0))
+    if (!ws_report_once(WR_MEM, pc, 0, 0)) {
+        if (l)
+            ws_lane_fault(l);
         return;
+    }
     if (!a && addr - ws_arena_lo >= ((uintptr_t)1 << PAGE_SHIFT))
         a = ws_alloc_of(addr - ((uintptr_t)1 << PAGE_SHIFT), &s, &n);  /* the gap after one */
     if (a && allocs[a - 1].freed)
@@ -447,33 +468,70 @@ __attribute__((noinline, cold)) static void report_bad_global(const ws_lane *l, 
                  a, n, (size_t)(addr + size - (s + n)));
     else
         snprintf(what, sizeof what, "no allocation (a gap between allocations)");
-    if (l)
-        ws_say("invalid %s of %zu bytes on global memory: %s at %s touches %s",
-               flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
-               ws_where(pc), what);
-    else
-        ws_say("invalid %s of %zu bytes: host code at %s touches device memory (%s); "
-               "a GPU program would crash here", flags & WS_ACC_WRITE ? "write" : "read",
-               size, ws_where(pc), a ? "a cudaMalloc allocation" : what);
+    if (l) {
+        ws_report_hold("invalid %s of %zu bytes on global memory: %s at %s touches %s",
+                       flags & WS_ACC_WRITE ? "write" : "read", size,
+                       ws_who(l, who, sizeof who), ws_where(pc), what);
+        ws_lane_fault(l);
+    }
+    ws_say("invalid %s of %zu bytes: host code at %s touches device memory (%s); "
+           "a GPU program would crash here", flags & WS_ACC_WRITE ? "write" : "read",
+           size, ws_where(pc), a ? "a cudaMalloc allocation" : what);
+}
+
+/* A lane touched memory that is neither device memory, nor shared memory,
+ * nor its own stack, nor the program's own global variables (for a read:
+ * nor its image): a null or wild pointer, another thread's stack, host
+ * memory. A fault: the access is not made, the lane stops. */
+__attribute__((noinline, cold, noreturn)) static void report_wild(ws_lane *l, uintptr_t addr, size_t size,
+                                                                  int flags, uintptr_t pc)
+{
+    char who[160], what[512];
+    int t = ws_stack_index(addr);
+    if (ws_report_once(WR_MEM, pc, 0, 0)) {
+        if (t >= 0)
+            snprintf(what, sizeof what, "on local memory: %s at %s touches the stack of "
+                     "thread %d (a thread's local memory is its own)",
+                     ws_who(l, who, sizeof who), ws_where(pc), t);
+        else if (addr < 4096)
+            snprintf(what, sizeof what, "on global memory: %s at %s touches address 0x%lx, "
+                     "a null pointer%s", ws_who(l, who, sizeof who), ws_where(pc),
+                     (unsigned long)addr, addr ? " plus an offset" : "");
+        else
+            snprintf(what, sizeof what, "on global memory: %s at %s touches address %p, "
+                     "which is no device allocation, no __shared__ or __device__ variable "
+                     "and not the thread's own stack", ws_who(l, who, sizeof who),
+                     ws_where(pc), (void *)addr);
+        ws_report_hold("invalid %s of %zu bytes %s", flags & WS_ACC_WRITE ? "write" : "read",
+                       size, what);
+    }
+    ws_lane_fault(l);
 }
 
 /* ---- out of bounds of a __shared__ variable --------------------------- */
 
 /*
  * Which variable each access site uses: a site (the pc and the call it is
- * in) that touched variable v at least twice and now touches something else
- * ran off v. A direct-mapped table; a site it forgets is learned again.
+ * in) that touched variable v at least twice in this launch and now touches
+ * something else ran off v. A direct-mapped table; a site it forgets is
+ * learned again, and so is a site in a later launch (a device function
+ * that two kernels call, each with its own __shared__ array).
  */
-typedef struct site_var { uintptr_t pc, caller; uint16_t var, hits; } site_var;
+typedef struct site_var {
+    uintptr_t pc, caller;
+    uint16_t var, hits;
+    uint32_t launch;              /* when it learned var: a later launch learns again */
+} site_var;
 static site_var site_vars[4096];
 
-__attribute__((noinline, cold)) static void report_bad_shared(const ws_lane *l, uintptr_t addr, size_t size, int flags,
-                              uintptr_t pc, const ws_var *v)
+/* A fault: the access is not made, the lane stops. */
+__attribute__((noinline, cold, noreturn)) static void report_bad_shared(ws_lane *l, uintptr_t addr, size_t size,
+                                                                        int flags, uintptr_t pc, const ws_var *v)
 {
     char who[160], what[256];
     size_t unit = size ? size : 1;
     if (!ws_report_once(WR_MEM, pc, 0x5a, 0))
-        return;
+        ws_lane_fault(l);
     if (v && addr >= v->addr + v->size)
         snprintf(what, sizeof what, "%s[%zu], %zu bytes past the end of %s (%zu bytes)",
                  v->name, (size_t)(addr - v->addr) / unit,
@@ -488,15 +546,16 @@ __attribute__((noinline, cold)) static void report_bad_shared(const ws_lane *l, 
     else
         snprintf(what, sizeof what, "shared+%zu, which belongs to no __shared__ variable",
                  (size_t)(addr - ws_shared_lo));
-    ws_say("invalid %s of %zu bytes on shared memory: %s at %s touches %s",
-           flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
-           ws_where(pc), what);
+    ws_report_hold("invalid %s of %zu bytes on shared memory: %s at %s touches %s",
+                   flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
+                   ws_where(pc), what);
+    ws_lane_fault(l);
 }
 
 /* Whether a shared access at off (size bytes) stays inside one variable,
- * and the one its site uses; reports it when not. */
+ * and the one its site uses; when not, reports it and the lane stops. */
 static inline __attribute__((always_inline)) int
-shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintptr_t pc)
+shared_in_bounds(ws_lane *l, uintptr_t off, size_t size, int flags, uintptr_t pc)
 {
     unsigned v0, v1;
     uintptr_t caller = l->depth > 0 && l->depth <= WS_MAX_FRAMES ? l->frames[l->depth - 1] : 0;
@@ -511,11 +570,12 @@ shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintpt
         return 1;
     v0 = off < ws_shared_len ? sh_owner[off] : 0;
     v1 = off + size - 1 < ws_shared_len ? sh_owner[off + size - 1] : 0;
-    if (sv->pc != pc || sv->caller != caller) {
+    if (sv->pc != pc || sv->caller != caller || sv->launch != ws.launch_id) {
         sv->pc = pc;
         sv->caller = caller;
         sv->var = 0;
         sv->hits = 0;
+        sv->launch = ws.launch_id;
     }
     if (v0 && v0 == v1) {
         if (!sv->var || (sv->var != v0 && sv->hits < 2)) {
@@ -544,7 +604,6 @@ shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintpt
             want = &sh_vars[sh_owner[a] - 1];
     }
     report_bad_shared(l, ws_shared_lo + off, size, flags, pc, want);
-    return 0;
 }
 
 /* ---- the check ------------------------------------------------------- */
@@ -890,8 +949,17 @@ check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     check_access_in(addr, size, flags, pc, addr - ws_shared_lo < ws_shared_len);
 }
 
+static void untracked(uintptr_t addr, size_t size, int flags, uintptr_t pc);
+
+/* Checks one access of the running lane at any address (prims.c's
+ * atomics), after its scheduling point; an invalid one stops the lane. */
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
+    if (!ws_tracked(addr)) {
+        if ((addr ^ (uintptr_t)__builtin_frame_address(0)) >> WS_STACK_SHIFT)
+            untracked(addr, size, flags, pc);   /* not its own stack */
+        return;
+    }
     check_access(addr, size, flags, pc);
 }
 
@@ -901,6 +969,40 @@ check_access_any(uintptr_t addr, size_t size, int flags, uintptr_t pc, int share
 {
     check_access_in(addr, size, flags, pc, shared);
 }
+
+/* ---- memory that is neither shared nor device memory ------------------ */
+
+
+/*
+ * An access to an address outside shared and device memory and outside the
+ * running lane's own stack (the stubs test that first). Host code may touch
+ * anything; a lane may read the program's image (its code and constants,
+ * its global variables, warpsim's coordinates that blockDim and gridDim
+ * read) and the lanes' coordinates (threadIdx and blockIdx read its own),
+ * and write the program's own global variables, where its __device__
+ * variables live. Anything else stops the lane (report_wild).
+ */
+static __attribute__((noinline)) void untracked(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    ws_lane *l = ws.cur;
+    if (!l)
+        return;
+    if (!(flags & WS_ACC_WRITE)) {
+        if (addr - img_lo < img_len ||
+            addr - (uintptr_t)ws.lanes < (uintptr_t)WS_MAX_THREADS * sizeof *ws.lanes)
+            return;
+    } else if (ws_image_own_data(addr, size)) {
+        return;
+    }
+    report_wild(l, addr, size, flags, pc);
+}
+
+#define UNTRACKED(hook, bytes, flags, code)                                 \
+    void ws_untracked_##hook(uintptr_t addr, uintptr_t pc)                  \
+    {                                                                       \
+        untracked(addr, bytes, flags, pc);                                  \
+    }
+WS_STUB_HOOKS(UNTRACKED)
 
 /* Host code touching device memory is an error (a hook's access with no
  * running lane). */

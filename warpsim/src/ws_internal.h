@@ -468,4 +468,47 @@ static inline void ws_point_at(uintptr_t pc)
         ws_ctx_switch(&l->ctx, c);
 }
 
+/* ==== what the rules forbid: faults, wild pointers (ctx.c, shadow.c,
+ * sched.c, report.c, image.c; prims.c calls in) ======================== */
+
+/* A lane's stack lies in a slot of its own, 1 << WS_STACK_SHIFT bytes
+ * aligned to its size, the slot's first page its guard (ctx.c): an address
+ * in the slot of the stack pointer is the running lane's own stack. */
+#define WS_STACK_SHIFT 18
+int ws_stack_index(uintptr_t addr);          /* ctx.c: the n-th stack allocated, or -1 */
+
+/* An access hook's address that is neither shared nor device memory nor
+ * the running lane's own stack (the stub's third way, ctx.c):
+ * ws_untracked_HOOK(addr, pc) lets host code and a lane's reads of the
+ * program's image and its own coordinates through, and a lane's writes to
+ * the program's global variables; anything else is an invalid access, never
+ * made (shadow.c). ws_check_access does the same for such an address. */
+#define WS_UNTRACKED_DECL(hook, bytes, flags, code) \
+    void ws_untracked_##hook(uintptr_t addr, uintptr_t pc);
+WS_STUB_HOOKS(WS_UNTRACKED_DECL)
+#undef WS_UNTRACKED_DECL
+
+/* image.c: the program's loaded image [lo, hi), and whether [addr,
+ * addr+size) lies in one of the program's own global variables (its
+ * __device__ variables among them; not warpsim's). */
+void ws_image_span(uintptr_t *lo, uintptr_t *hi);
+int ws_image_own_data(uintptr_t addr, size_t size);
+
+/*
+ * Faults. A lane that divides by zero or makes an invalid access stops
+ * there, the access never made (ws_lane_fault, sched.c). Its report is held
+ * (ws_report_hold) and the launch goes on, quietly: only a race with an
+ * access of the faulting block is still reported, before the held report,
+ * since such a race may have caused the fault (a value read before the
+ * other block wrote it). At the end of the launch, or at a hang, the held
+ * report is printed and the program ends with the summary and a failed
+ * kernel's status (ws_fault_finish, report.c).
+ */
+void ws_lane_fault(ws_lane *l) __attribute__((noreturn));
+int ws_faulted(void);                        /* report.c: a lane of this launch faulted */
+uint32_t ws_fault_block(void);               /* report.c: the block it belonged to */
+void ws_fault_begin(uint32_t block);
+void ws_report_hold(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ws_fault_finish(void) __attribute__((noreturn));
+
 #endif /* WS_INTERNAL_H */
