@@ -39,7 +39,8 @@ setup() {
     done
     for f in clean-exited-syncwarp clean-early-return-syncthreads clean-byte-disjoint \
              clean-spinlock-fence clean-syncwarp-ordered clean-message-fence \
-             clean-blocks-two-launches clean-blocks-message-fence clean-device-variable; do
+             clean-blocks-two-launches clean-blocks-message-fence clean-global-initialized \
+             clean-device-variable; do
         [ -f "$C/$f.cu" ]
     done
 }
@@ -223,4 +224,20 @@ setup() {
     # With --error-exitcode, the failed launch ends with that status.
     run env WARPSIM_ERROR_EXITCODE=9 "$REPO/warpsim/build/corpus/oob-global-past-end"
     assert_failure 9
+}
+
+@test "device memory that no cudaMemset, cudaMemcpy or kernel wrote is an uninitialized read, by lane, line and element" {
+    local m
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/uninit-global-short-memset"
+        echo "--- $m"; echo "$output"
+        assert_success
+        assert_line --regexp '^warpsim: uninitialized read: lane [0-9]+ of warp 0 \(thread [0-9]+, block [01]\) reads global .*\[(1[6-9]|2[0-9]|3[01])\] at uninit-global-short-memset\.cu:[0-9]+, which no cudaMemset, cudaMemcpy or kernel wrote since its cudaMalloc \(it holds 0xcd bytes, warpsim.s poison\)$'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 1 uninitialized read, 0 memory errors'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/uninit-global-copied-tail"
+        assert_line --regexp '^warpsim: uninitialized read: .* reads global .*\[(4[0-9]|5[0-9]|6[0-3])\] at uninit-global-copied-tail\.cu:'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/clean-global-initialized"
+        assert_success
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
+    done
 }

@@ -280,8 +280,10 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     case cudaMemcpyDefault: break;
     default: return fail(cudaErrorInvalidMemcpyDirection);
     }
-    if (bytes)
+    if (bytes) {
         memmove(dst, src, bytes);
+        ws_shadow_host_copied(dst, src, bytes);
+    }
     return cudaSuccess;
 }
 
@@ -289,8 +291,10 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
 {
     if (bytes && ws_is_device(ptr, bytes) != 1)
         return fail(cudaErrorInvalidValue);
-    if (bytes)
+    if (bytes) {
         memset(ptr, value, bytes);
+        ws_shadow_host_wrote(ptr, bytes);
+    }
     return cudaSuccess;
 }
 

@@ -1,7 +1,7 @@
 /*
  * shadow.c - emulated device memory, shadow memory and the detectors that
- * read it: data races (happens-before), reads of uninitialized shared
- * memory, accesses outside any allocation or __shared__ variable,
+ * read it: data races (happens-before), reads of uninitialized shared and
+ * device memory, accesses outside any allocation or __shared__ variable,
  * and a lane's accesses to anything else (a null or wild pointer, another
  * thread's stack, host memory), which stop it before they are made.
  *
@@ -12,7 +12,9 @@
  *           its variable, and each access site the variable it uses;
  *   global  an arena that cudaMalloc carves, each allocation page-aligned
  *           and followed by an unmapped-for-us gap, so that a page says
- *           which allocation an address belongs to.
+ *           which allocation an address belongs to; poisoned with 0xcd
+ *           bytes, which hold no value until cudaMemset, cudaMemcpy or a
+ *           kernel writes them (init_page and each granule's init bits).
  *
  * Every 4-byte granule has a shadow: the last plain write, the last atomics
  * of two threads and up to WS_NREADS plain reads since, each as (stamp,
@@ -65,6 +67,8 @@ typedef struct gran {
     uint32_t astamp;              /* the stamp of the last atomic: the agran's newest */
     rec w;
     rec r[WS_NREADS];
+    uint32_t init;                /* device memory: the bytes written since cudaMalloc
+                                   * (with init_page, below) */
 } __attribute__((aligned(64))) gran;
 
 typedef struct agran {
@@ -103,6 +107,11 @@ static gran *sh_shadow;
 static agran *sh_atoms;           /* sh_shadow's atomics, granule by granule */
 static gran **chunks;             /* each: CHUNK_GRANS grans, then their agrans */
 static uint32_t *page_alloc;      /* allocation number + 1 for each arena page */
+/* For each arena page: 1 when the host wrote all of it (cudaMemset,
+ * cudaMemcpy) since its cudaMalloc, so that every byte holds a value; 0
+ * when only the granules' init bits say which bytes do. A plain read of a
+ * byte that neither says was written is an uninitialized read. */
+static uint8_t *init_page;
 static alloc *allocs;
 static int nallocs, cap_allocs;
 static size_t arena_size, bump, live_bytes;
@@ -195,7 +204,8 @@ static int arena_reserve(void)
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     chunks = calloc(arena_size >> CHUNK_SHIFT, sizeof *chunks);
     page_alloc = calloc(arena_size >> PAGE_SHIFT, sizeof *page_alloc);
-    if (p == MAP_FAILED || !chunks || !page_alloc) {
+    init_page = ws_zalloc(arena_size >> PAGE_SHIFT);
+    if (p == MAP_FAILED || !chunks || !page_alloc || !init_page) {
         arena_size = 0;
         return -1;
     }
@@ -203,6 +213,29 @@ static int arena_reserve(void)
     ws_arena_len = arena_size;
     bump = 0;
     return 0;
+}
+
+#define WS_DEVICE_POISON_BYTE 0xcd
+
+#define CHUNK_MASK (((uintptr_t)1 << CHUNK_SHIFT) - 1)
+
+/* Pages [off, off + span) of the arena (a freed allocation's, taken again)
+ * hold no written byte any more. */
+static void forget_writes(uintptr_t off, size_t span)
+{
+    uintptr_t o = off, end = off + span;
+    size_t i;
+    for (i = 0; i < span >> PAGE_SHIFT; i++)
+        init_page[(off >> PAGE_SHIFT) + i] = 0;
+    while (o < end) {               /* the granules that have a shadow */
+        uintptr_t stop = (o | CHUNK_MASK) + 1;
+        gran *c = chunks[o >> CHUNK_SHIFT];
+        if (stop > end)
+            stop = end;
+        for (; c && o < stop; o += 4)
+            c[(o & CHUNK_MASK) >> 2].init = 0;
+        o = stop;
+    }
 }
 
 void *ws_arena_alloc(size_t bytes, cudaError_t *err)
@@ -248,6 +281,7 @@ void *ws_arena_alloc(size_t bytes, cudaError_t *err)
         allocs[a].freed = 2;
         start = allocs[a].start;
         span = allocs[a].span;
+        forget_writes(start - ws_arena_lo, span);
     }
     allocs[nallocs].start = start;
     allocs[nallocs].size = bytes;
@@ -257,8 +291,9 @@ void *ws_arena_alloc(size_t bytes, cudaError_t *err)
     for (i = 0; i < span; i += page)
         page_alloc[(start - ws_arena_lo + i) >> PAGE_SHIFT] = (uint32_t)nallocs;
     live_bytes += bytes;
-    /* cudaMalloc's memory holds whatever it holds; make it recognizable */
-    memset((void *)start, 0xcd, bytes);
+    /* cudaMalloc's memory holds whatever it holds; make it recognizable
+     * (and nothing wrote it: init_page and the init bits are 0) */
+    memset((void *)start, WS_DEVICE_POISON_BYTE, bytes);
     return (void *)start;
 }
 
@@ -430,15 +465,22 @@ __attribute__((noinline, cold)) static void report_race(const rec *prev, const r
            verb(y->flags), b, why);
 }
 
-__attribute__((noinline, cold)) static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr_t pc)
+__attribute__((noinline, cold)) static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr_t pc,
+                                                          int shared)
 {
     char name[160], who[160];
     if (!ws_report_once(WR_UNINIT, pc, 0, 0))
         return;
     ws_mem_name(addr, size, name, sizeof name);
-    ws_say("uninitialized read: %s reads shared %s at %s before any thread of its block "
-           "wrote it (it holds 0x%02x bytes, warpsim's poison)", ws_who(l, who, sizeof who),
-           name, ws_where(pc), WS_SHARED_POISON_BYTE);
+    if (shared)
+        ws_say("uninitialized read: %s reads shared %s at %s before any thread of its block "
+               "wrote it (it holds 0x%02x bytes, warpsim's poison)", ws_who(l, who, sizeof who),
+               name, ws_where(pc), WS_SHARED_POISON_BYTE);
+    else
+        ws_say("uninitialized read: %s reads global %s at %s, which no cudaMemset, "
+               "cudaMemcpy or kernel wrote since its cudaMalloc (it holds 0x%02x bytes, "
+               "warpsim's poison)", ws_who(l, who, sizeof who), name, ws_where(pc),
+               WS_DEVICE_POISON_BYTE);
 }
 
 /* Device memory touched outside every live allocation: by lane l, a fault
@@ -732,10 +774,16 @@ check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int qu
             reported = 1;
         } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur->stamp &&
                    (!atoms || (at->a[0].stamp != cur->stamp && at->a[1].stamp != cur->stamp))) {
-            report_uninit(me->l, addr, size, pc);
+            report_uninit(me->l, addr, size, pc, 1);
+            reported = 1;
+        } else if (!shared && !(flags & (WS_ACC_WRITE | WS_ACC_ATOMIC)) &&
+                   (s->init & cur->bytes) != cur->bytes) {
+            report_uninit(me->l, addr, size, pc, 0);
             reported = 1;
         }
     }
+    if (!shared && (flags & (WS_ACC_WRITE | WS_ACC_ATOMIC)))
+        s->init |= cur->bytes;      /* (an atomic writes, or reads what is there) */
     if (flags & WS_ACC_ATOMIC) {
         int k;                      /* keep the atomics of two threads */
         if (at->a[0].stamp != cur->stamp || at->a[0].tid == cur->tid)
@@ -788,7 +836,7 @@ check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int qu
  */
 static inline __attribute__((always_inline)) int
 fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, int shared,
-          uintptr_t pc)
+          uintptr_t pc, uintptr_t off)
 {
     uint32_t block = ws.block_id, gen = ws.gen, cpc = ws_pc_offset(pc);
     int tid = l->tid, i, o[WS_NREADS];
@@ -804,8 +852,19 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
             if (!q)
                 hit = w;
         }
-    } else if (shared && !(flags & WS_ACC_WRITE)) {
-        return 0;                   /* an uninitialized read */
+        /* (a read of device memory whose bytes this launch wrote reads
+         * values; of others, check_gran decides) */
+        if (!shared && !(flags & WS_ACC_WRITE) && (w->bytes & bytes) != bytes &&
+            (s->init & bytes) != bytes)
+            return 0;
+    } else if (!(flags & WS_ACC_WRITE)) {
+        if (shared)
+            return 0;               /* an uninitialized read */
+        if ((s->init & bytes) != bytes) {
+            if (!init_page[off >> PAGE_SHIFT])
+                return 0;           /* an uninitialized read */
+            s->init = 0xf;          /* the host wrote the page: the granule holds values */
+        }
     }
     if (flags & WS_ACC_WRITE) {
         for (i = 0; i < WS_NREADS && !hit; i++) {
@@ -823,6 +882,8 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
         for (i = 0; i < WS_NREADS; i++)     /* reads the write covers */
             if ((s->r[i].bytes & ~bytes) == 0)
                 s->r[i].stamp = 0;
+        if (!shared)
+            s->init |= bytes;
     } else {
         int slot = -1;
         if (hit && !race_seen(hit->pc, cpc))
@@ -888,6 +949,8 @@ static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, ui
         cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
         gran *s = shared ? &sh_shadow[g >> 2] : global_gran(g);
         agran *at = shared ? &sh_atoms[g >> 2] : global_atoms(g);
+        if (!shared && init_page[g >> PAGE_SHIFT])
+            s->init = 0xf;          /* the host wrote the page */
         reported |= check_gran(s, at, &cur, flags, &me, reported, shared, addr, size, pc);
     }
 }
@@ -936,7 +999,7 @@ check_access_in(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared
     if ((off & 3) + size <= 4 && end == off + size && !(flags & WS_ACC_ATOMIC) &&
         ws.trace_warp < 0 &&
         fast_gran(shared ? &sh_shadow[off >> 2] : global_gran(off), stamp,
-                  ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
+                  ((1u << size) - 1) << (off & 3), flags, l, shared, pc, off))
         return;
     check_general(l, addr, size, flags, pc, shared, off, end, stamp);
 }
@@ -1003,6 +1066,99 @@ static __attribute__((noinline)) void untracked(uintptr_t addr, size_t size, int
         untracked(addr, bytes, flags, pc);                                  \
     }
 WS_STUB_HOOKS(UNTRACKED)
+
+/* ---- what the host wrote to device memory ------------------------------ */
+
+#define PAGE_MASK (((uintptr_t)1 << PAGE_SHIFT) - 1)
+
+/* Whether the byte at arena offset o holds a value (written since its
+ * cudaMalloc). */
+static int byte_written(uintptr_t o)
+{
+    gran *c = chunks[o >> CHUNK_SHIFT];
+    return init_page[o >> PAGE_SHIFT] ||
+           (c && (c[(o & CHUNK_MASK) >> 2].init >> (o & 3) & 1));
+}
+
+/* Marks the bytes [o, e) of one page as written, granule by granule. */
+static void mark_bytes(uintptr_t o, uintptr_t e)
+{
+    uintptr_t g;
+    for (g = o & ~(uintptr_t)3; g < e; g += 4) {
+        uintptr_t lo = o > g ? o : g, hi = e < g + 4 ? e : g + 4;
+        global_gran(g)->init |= (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
+    }
+}
+
+/* The host wrote [dst, dst + bytes) of device memory (cudaMemset,
+ * cudaMemcpy to the device): whole pages are marked in init_page,
+ * the ends granule by granule. */
+void ws_shadow_host_wrote(const void *dst, size_t bytes)
+{
+    uintptr_t off = (uintptr_t)dst - ws_arena_lo, end, p;
+    if (!bytes || off >= ws_arena_len || bytes > ws_arena_len - off)
+        return;
+    end = off + bytes;
+    for (p = off; p < end;) {
+        uintptr_t next = (p | PAGE_MASK) + 1, e = next < end ? next : end;
+        if (!(p & PAGE_MASK) && e == next)
+            init_page[p >> PAGE_SHIFT] = 1;
+        else if (!init_page[p >> PAGE_SHIFT])
+            mark_bytes(p, e);
+        p = e;
+    }
+}
+
+/* Marks the byte at arena offset o as holding a value (v) or not. */
+static void set_byte(uintptr_t o, int v)
+{
+    uintptr_t g;
+    gran *c;
+    if (v) {
+        if (!init_page[o >> PAGE_SHIFT])
+            global_gran(o)->init |= (uint8_t)(1u << (o & 3));
+        return;
+    }
+    if (init_page[o >> PAGE_SHIFT]) {       /* the page's granules say from now on */
+        init_page[o >> PAGE_SHIFT] = 0;
+        for (g = o & ~PAGE_MASK; g <= (o | PAGE_MASK); g += 4)
+            global_gran(g)->init = 0xf;
+    }
+    c = chunks[o >> CHUNK_SHIFT];
+    if (c)
+        c[(o & CHUNK_MASK) >> 2].init &= (uint8_t)~(1u << (o & 3));
+}
+
+/* cudaMemcpy copied bytes from src to dst: device memory written from the
+ * host holds values; copied from device memory, each byte holds a value
+ * where its source did. */
+void ws_shadow_host_copied(void *dst, const void *src, size_t bytes)
+{
+    uintptr_t d = (uintptr_t)dst - ws_arena_lo, s = (uintptr_t)src - ws_arena_lo, i;
+    int all = 1;
+    if (!bytes || d >= ws_arena_len || bytes > ws_arena_len - d)
+        return;
+    if (s >= ws_arena_len || bytes > ws_arena_len - s) {
+        ws_shadow_host_wrote(dst, bytes);
+        return;
+    }
+    for (i = 0; i < bytes && all; i++)
+        if (!init_page[(s + i) >> PAGE_SHIFT])
+            all = byte_written(s + i);
+        else
+            i = ((s + i) | PAGE_MASK) - s;  /* (the rest of that page holds values) */
+    if (all) {
+        ws_shadow_host_wrote(dst, bytes);
+        return;
+    }
+    if (d <= s) {                   /* as memmove copies: overlap allowed */
+        for (i = 0; i < bytes; i++)
+            set_byte(d + i, byte_written(s + i));
+    } else {
+        for (i = bytes; i-- > 0;)
+            set_byte(d + i, byte_written(s + i));
+    }
+}
 
 /* Host code touching device memory is an error (a hook's access with no
  * running lane). */
@@ -1135,7 +1291,7 @@ enter_its(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
         g = &c[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
     }
     if ((off & 3) + size > 4 ||
-        !fast_gran(g, stamp, ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
+        !fast_gran(g, stamp, ((1u << size) - 1) << (off & 3), flags, l, shared, pc, off))
         return after(addr, pc);
     /* What the check does besides (fast_gran changed nothing else). */
     ws.accesses++;

@@ -468,8 +468,9 @@ static inline void ws_point_at(uintptr_t pc)
         ws_ctx_switch(&l->ctx, c);
 }
 
-/* ==== what the rules forbid: faults, wild pointers (ctx.c, shadow.c,
- * sched.c, report.c, image.c; prims.c calls in) ======================== */
+/* ==== what the rules forbid: faults, wild pointers, device memory nothing
+ * wrote (ctx.c, shadow.c, sched.c, report.c, image.c; runtime.c and prims.c
+ * call in) ============================================================= */
 
 /* A lane's stack lies in a slot of its own, 1 << WS_STACK_SHIFT bytes
  * aligned to its size, the slot's first page its guard (ctx.c): an address
@@ -510,5 +511,11 @@ uint32_t ws_fault_block(void);               /* report.c: the block it belonged 
 void ws_fault_begin(uint32_t block);
 void ws_report_hold(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ws_fault_finish(void) __attribute__((noreturn));
+
+/* Device memory nothing wrote (shadow.c): cudaMalloc's memory holds no
+ * value until cudaMemset, cudaMemcpy or a kernel writes it; runtime.c says
+ * what the host wrote. */
+void ws_shadow_host_wrote(const void *dst, size_t bytes);
+void ws_shadow_host_copied(void *dst, const void *src, size_t bytes);
 
 #endif /* WS_INTERNAL_H */
