@@ -40,7 +40,7 @@ setup() {
     for f in clean-exited-syncwarp clean-early-return-syncthreads clean-byte-disjoint \
              clean-spinlock-fence clean-syncwarp-ordered clean-message-fence \
              clean-blocks-two-launches clean-blocks-message-fence clean-global-initialized \
-             clean-device-variable; do
+             clean-loop-return-before-barrier clean-loop-barrier-guarded clean-device-variable; do
         [ -f "$C/$f.cu" ]
     done
 }
@@ -239,5 +239,21 @@ setup() {
         run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/clean-global-initialized"
         assert_success
         assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
+    done
+}
+
+@test "a __syncthreads that threads skip in a loop's last trip is reported, whether they exit or go on; a return inside the loop is legal" {
+    local m
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/barrier-loop-skip-exit"
+        echo "--- $m"; echo "$output"
+        assert_line --regexp '^warpsim: partial __syncthreads: 16 threads of block 0 \(thread [0-9]+ is one\) went past __syncthreads\(\) at barrier-loop-skip-exit\.cu:[0-9]+ without waiting'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/barrier-loop-skip-goes-on"
+        assert_line --regexp '^warpsim: partial __syncthreads: 28 threads of block 0 .* went past __syncthreads\(\) at barrier-loop-skip-goes-on\.cu:[0-9]+ without waiting'
+        for k in clean-loop-return-before-barrier clean-early-return-syncthreads clean-loop-barrier-guarded; do
+            run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/$k"
+            assert_success
+            assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
+        done
     done
 }

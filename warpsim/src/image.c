@@ -3,11 +3,12 @@
  * executable is loaded, its __shared__ variables (names and sizes, from the
  * ELF symbol table, section ws_shared), its functions, and its source.
  *
- * And the source text, for one question (ws_source_return_between): a lane
- * that left the kernel without calling a collective either took a return
- * statement that lies before the call (it exited early, which the
- * Programming Guide allows) or ran on past the call to the kernel's end (it
- * skipped the call). Besides, which of the program's global variables are
+ * And the source text, for two questions: a lane that left the kernel
+ * without calling a collective either took a return statement that lies
+ * before the call (it exited early, which the Programming Guide allows) or
+ * ran on past the call to the kernel's end (it skipped the call)
+ * (ws_source_return_between); which loop holds a __syncthreads
+ * (ws_source_loop_around). Besides, which of the program's global variables are
  * its own (ws_image_own_data), and where its image lies (ws_image_span).
  *
  * Depends on nothing but the C library.
@@ -434,4 +435,168 @@ int ws_source_return_between(const char *path, int from, int to)
         p++;
     }
     return 0;
+}
+
+/* ---- loops ------------------------------------------------------------ */
+
+/*
+ * The source as tokens (comments, string and character literals and
+ * preprocessor lines left out), for the question which loop statement
+ * holds a line: a lane that called a __syncthreads in a loop before and
+ * then left without a trace either returned inside the loop or left the
+ * loop, past the barrier that the others reach in a later trip.
+ */
+typedef struct tok { const char *p; int len, line; } tok;
+
+static int tok_is(const tok *t, const char *word)
+{
+    return t->len == (int)strlen(word) && !strncmp(t->p, word, (size_t)t->len);
+}
+
+/* Splits sf's text into identifiers, numbers and one-character
+ * punctuators; returns how many, or -1 when out of memory. */
+static int tokenize(const src_file *sf, tok **out)
+{
+    const char *p = sf->text, *end = p + sf->len;
+    int line = 1, n = 0, cap = 1024, bol = 1;
+    tok *t = malloc((size_t)cap * sizeof *t);
+    if (!t)
+        return -1;
+    while (p < end) {
+        if (*p == '\n') {
+            line++;
+            bol = 1;
+            p++;
+            continue;
+        }
+        if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
+            p++;
+            continue;
+        }
+        if (bol && *p == '#') {         /* a preprocessor line, continued by \ */
+            while (p < end && *p != '\n') {
+                if (*p == '\\' && p + 1 < end && p[1] == '\n') {
+                    line++;
+                    p++;
+                }
+                p++;
+            }
+            continue;
+        }
+        bol = 0;
+        if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+            for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
+                line += *p == '\n';
+            p += 2;
+            continue;
+        }
+        if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+            while (p < end && *p != '\n')
+                p++;
+            continue;
+        }
+        if (n == cap) {
+            tok *m = realloc(t, (size_t)(cap *= 2) * sizeof *t);
+            if (!m) {
+                free(t);
+                return -1;
+            }
+            t = m;
+        }
+        t[n].p = p;
+        t[n].line = line;
+        if (*p == '"' || *p == '\'') {
+            char q = *p++;
+            while (p < end && *p != q && *p != '\n')
+                p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+            if (p < end && *p == q)
+                p++;
+        } else if (is_ident(*p)) {
+            while (p < end && is_ident(*p))
+                p++;
+        } else {
+            p++;
+        }
+        t[n].len = (int)(p - t[n].p);
+        n++;
+    }
+    *out = t;
+    return n;
+}
+
+/* The token after the bracket that closes t[i] ("(", "[" or "{"). */
+static int close_of(const tok *t, int n, int i)
+{
+    int depth = 0;
+    for (; i < n; i++) {
+        char c = t[i].len == 1 ? t[i].p[0] : 0;
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ')' || c == ']' || c == '}') && --depth == 0)
+            return i + 1;
+    }
+    return n;
+}
+
+/* The token after the statement that starts at t[i]. */
+static int stmt_end(const tok *t, int n, int i, int depth)
+{
+    if (i >= n || depth > 200)
+        return n;
+    if (tok_is(&t[i], "{"))
+        return close_of(t, n, i);
+    if ((tok_is(&t[i], "for") || tok_is(&t[i], "while") || tok_is(&t[i], "switch")) &&
+        i + 1 < n && tok_is(&t[i + 1], "("))
+        return stmt_end(t, n, close_of(t, n, i + 1), depth + 1);
+    if (tok_is(&t[i], "if") && i + 1 < n && tok_is(&t[i + 1], "(")) {
+        int k = stmt_end(t, n, close_of(t, n, i + 1), depth + 1);
+        return k < n && tok_is(&t[k], "else") ? stmt_end(t, n, k + 1, depth + 1) : k;
+    }
+    if (tok_is(&t[i], "do")) {
+        int k = stmt_end(t, n, i + 1, depth + 1);
+        if (k + 1 < n && tok_is(&t[k], "while") && tok_is(&t[k + 1], "(")) {
+            k = close_of(t, n, k + 1);
+            return k < n && tok_is(&t[k], ";") ? k + 1 : k;
+        }
+        return k;
+    }
+    for (; i < n; i++) {                /* an expression statement, to its ; */
+        if (tok_is(&t[i], ";"))
+            return i + 1;
+        if (tok_is(&t[i], "}"))
+            return i;                   /* (the end of the block around it) */
+        if (tok_is(&t[i], "(") || tok_is(&t[i], "[") || tok_is(&t[i], "{"))
+            i = close_of(t, n, i) - 1;
+    }
+    return n;
+}
+
+/*
+ * The first and last lines of the outermost loop statement (for, while,
+ * do ... while) of path that holds line: 1 found, 0 none (or the file
+ * cannot be read). Loops nest, so the outermost is the one that starts
+ * first.
+ */
+int ws_source_loop_around(const char *path, int line, int *first, int *last)
+{
+    const src_file *sf = source(path);
+    tok *t;
+    int n, i, found = 0;
+    if (!sf || (n = tokenize(sf, &t)) < 0)
+        return 0;
+    for (i = 0; i < n && !found; i++) {
+        int e;
+        if (t[i].line > line)
+            break;
+        if (!(tok_is(&t[i], "for") || tok_is(&t[i], "while") || tok_is(&t[i], "do")))
+            continue;
+        e = stmt_end(t, n, i, 0);
+        if (e > i && t[e - 1].line >= line) {
+            *first = t[i].line;
+            *last = t[e - 1].line;
+            found = 1;
+        }
+    }
+    free(t);
+    return found;
 }

@@ -678,7 +678,8 @@ static void complete_barrier(ws_lane *l0)
             all &= m->pred != 0;
             any |= m->pred != 0;
         } else if (m->state == WS_EXITED && m->exit_gen == ws.gen) {
-            if (went_past(m, l0)) {
+            if (went_past(m, l0) ||
+                ((m->sites & site_bit(l0->site)) && ws_lane_left_loop(m, l0))) {
                 passed++;
                 last = m;
             } else {

@@ -919,6 +919,51 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
         ws_fault_finish();
 }
 
+/* ---- a barrier skipped in a loop ----------------------------------------- */
+
+/*
+ * Exited lane e called l0's __syncthreads before, as every lane of the
+ * block did, and left without calling it again while the others wait in it
+ * (a later trip of a loop). Returns 1 when e left the loop: its last place
+ * lies past the outermost loop that holds the barrier, or inside it with no
+ * return statement in the loop, so that it went on to the kernel's end and
+ * skipped the barrier that the others reach (the Programming Guide allows
+ * __syncthreads in conditional code only where the condition is the same
+ * for the whole block, and a loop's condition is a condition). Returns 0
+ * when it may have returned inside the loop (an exited thread holds up no
+ * barrier: the PTX ISA's exit), when its last place lies before the loop,
+ * or when the source cannot tell. Places are compared in the deepest
+ * function call that e and l0 share. Cached: it reads the source.
+ */
+int ws_lane_left_loop(const ws_lane *e, const ws_lane *l0)
+{
+    static struct { uintptr_t from, at; int v; } cache[256];
+    int level = 2, v = 0, first, last, la, lb;
+    uintptr_t from, at;
+    unsigned h;
+    char pa[256], pb[256];
+    if (e->pos_depth < 2 || l0->pos_depth < 2)
+        return 0;
+    /* (frames[0..level) is the call that the places at level are in; the
+     * kernel is at level 2, below the launch's frames) */
+    while (level < l0->pos_depth && level < e->pos_depth && level + 1 < WS_MAX_FRAMES &&
+           e->frames[level] == l0->frames[level])
+        level++;
+    from = e->pos_depth > level ? e->frames[level] : e->pc;
+    at = l0->pos_depth > level ? l0->frames[level] : l0->site;
+    h = (unsigned)((from * 31 + at) >> 2) & 255;
+    if (cache[h].from == from && cache[h].at == at && at)
+        return cache[h].v;
+    if (from && at && ws_where_src(from, pa, sizeof pa, &la) &&
+        ws_where_src(at, pb, sizeof pb, &lb) && !strcmp(pa, pb) &&
+        ws_source_loop_around(pb, lb, &first, &last) && la >= first)
+        v = la > last || ws_source_return_between(pb, first, last + 1) == 0;
+    cache[h].from = from;
+    cache[h].at = at;
+    cache[h].v = v;
+    return v;
+}
+
 /* ---- naming lanes ---------------------------------------------------- */
 
 const char *ws_lane_where(const ws_lane *l)

@@ -469,8 +469,8 @@ static inline void ws_point_at(uintptr_t pc)
 }
 
 /* ==== what the rules forbid: faults, wild pointers, device memory nothing
- * wrote (ctx.c, shadow.c, sched.c, report.c, image.c; runtime.c and prims.c
- * call in) ============================================================= */
+ * wrote, a __syncthreads skipped in a loop (ctx.c, shadow.c, sched.c,
+ * report.c, image.c; runtime.c and prims.c call in) ==================== */
 
 /* A lane's stack lies in a slot of its own, 1 << WS_STACK_SHIFT bytes
  * aligned to its size, the slot's first page its guard (ctx.c): an address
@@ -494,6 +494,10 @@ WS_STUB_HOOKS(WS_UNTRACKED_DECL)
  * __device__ variables among them; not warpsim's). */
 void ws_image_span(uintptr_t *lo, uintptr_t *hi);
 int ws_image_own_data(uintptr_t addr, size_t size);
+/* image.c: the first and last lines of the outermost loop statement
+ * (for, while, do) of path that holds line; 0 when none does or the file
+ * cannot be read. */
+int ws_source_loop_around(const char *path, int line, int *first, int *last);
 
 /*
  * Faults. A lane that divides by zero or makes an invalid access stops
@@ -517,5 +521,10 @@ void ws_fault_finish(void) __attribute__((noreturn));
  * what the host wrote. */
 void ws_shadow_host_wrote(const void *dst, size_t bytes);
 void ws_shadow_host_copied(void *dst, const void *src, size_t bytes);
+
+/* sched.c: whether exited lane e, which called l0's __syncthreads before,
+ * left the loop that holds it without calling it again (1), rather than
+ * returning inside that loop (0): prims.c's barrier reports the first. */
+int ws_lane_left_loop(const ws_lane *e, const ws_lane *l0);
 
 #endif /* WS_INTERNAL_H */
