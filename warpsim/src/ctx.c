@@ -152,6 +152,25 @@ void ws_launch_kernel(void (*kernel)(void))
     launch_kernel = kernel;
 }
 
+uintptr_t ws_launched_kernel(void)
+{
+    return (uintptr_t)launch_kernel;
+}
+
+/* A word of what the last launch passed its kernel: integer argument
+ * register i (stack 0) or the i-th 8-byte slot of its stack arguments
+ * (stack 1). Returns 0 when there is no such word. */
+int ws_launch_word(int stack, int i, uint64_t *v)
+{
+    if (i < 0 || (!stack && i >= WS_ARG_GPRS) || (stack && i >= WS_CALL_STACK / 8))
+        return 0;
+    if (stack)
+        memcpy(v, ws_call_frame.stack + 8 * i, 8);
+    else
+        *v = ws_call_frame.gpr[i];
+    return 1;
+}
+
 /* ws_call_capture(...): records its argument registers and stack in
  * ws_call_frame. ws_call_replay(fn): calls fn with them; returns when fn
  * returns. WS_LAUNCH reaches the capture through a pointer, which it casts

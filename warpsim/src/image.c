@@ -3,12 +3,13 @@
  * executable is loaded, its __shared__ variables (names and sizes, from the
  * ELF symbol table, section ws_shared), its functions, and its source.
  *
- * And the source text, for two questions: a lane that left the kernel
+ * And the source text, for three questions: a lane that left the kernel
  * without calling a collective either took a return statement that lies
  * before the call (it exited early, which the Programming Guide allows) or
  * ran on past the call to the kernel's end (it skipped the call)
  * (ws_source_return_between); which loop holds a __syncthreads
- * (ws_source_loop_around). Besides, which of the program's global variables are
+ * (ws_source_loop_around); and the names of a kernel's parameters
+ * (ws_source_params). Besides, which of the program's global variables are
  * its own (ws_image_own_data), and where its image lies (ws_image_span).
  *
  * Depends on nothing but the C library.
@@ -599,4 +600,86 @@ int ws_source_loop_around(const char *path, int line, int *first, int *last)
     }
     free(t);
     return found;
+}
+
+/* ---- a kernel's parameters ------------------------------------------------ */
+
+/* Whether t[lo..hi) names an integer type (with qualifiers), as far as
+ * the words tell: C's integer keywords and the usual typedefs. */
+static int integer_type(const tok *t, int lo, int hi)
+{
+    static const char *const words[] = {
+        "int", "unsigned", "signed", "long", "short", "char", "bool", "_Bool", "size_t",
+        "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+        "uint32_t", "uint64_t", "uintptr_t", "intptr_t", "const", "volatile", "restrict",
+        "__restrict", "__restrict__"
+    };
+    int i, seen = 0;
+    size_t k;
+    for (i = lo; i < hi; i++) {
+        for (k = 0; k < sizeof words / sizeof *words && !tok_is(&t[i], words[k]); k++)
+            ;
+        if (k == sizeof words / sizeof *words)
+            return 0;
+        seen |= k < 20;
+    }
+    return seen;
+}
+
+/*
+ * The parameters of function `name` whose definition starts at `line` of
+ * path (or a few lines above it, where its name is), in order, up to max:
+ * each parameter's name and how the calling convention passes it, 'i'
+ * (pointers, references, arrays and integers: the integer registers) or 'f'
+ * (float and double: the vector registers). Stops at the first parameter
+ * of another kind (a struct by value, a type it does not know), whose
+ * place, and the places of those after it, it cannot tell. Returns how
+ * many it gives.
+ */
+int ws_source_params(const char *path, int line, const char *name, ws_param *p, int max)
+{
+    const src_file *sf = source(path);
+    tok *t;
+    int n, i, open = -1, close, np = 0;
+    if (!sf || !name[0] || (n = tokenize(sf, &t)) < 0)
+        return 0;
+    for (i = 0; i + 1 < n && t[i].line <= line; i++)
+        if (t[i].line >= line - 8 && tok_is(&t[i], name) && tok_is(&t[i + 1], "("))
+            open = i + 1;           /* the last mention before the body */
+    if (open < 0) {
+        free(t);
+        return 0;
+    }
+    close = close_of(t, n, open) - 1;
+    for (i = open + 1; i < close && np < max;) {
+        int e = i, depth = 0, last = -1, star = 0, fp = 0;
+        for (; e < close && (depth || !tok_is(&t[e], ",")); e++) {
+            if (tok_is(&t[e], "(") || tok_is(&t[e], "[") || tok_is(&t[e], "<"))
+                depth++, star |= tok_is(&t[e], "[");
+            else if (tok_is(&t[e], ")") || tok_is(&t[e], "]") || tok_is(&t[e], ">"))
+                depth--;
+            else if (!depth && (tok_is(&t[e], "*") || tok_is(&t[e], "&")))
+                star = 1;
+            else if (!depth && (tok_is(&t[e], "float") || tok_is(&t[e], "double")))
+                fp = 1;
+            else if (!depth && is_ident(t[e].p[0]) && !isdigit((unsigned char)t[e].p[0]))
+                last = e;
+        }
+        if (last < 0 || tok_is(&t[last], "void") || t[last].len >= (int)sizeof p->name)
+            break;
+        if (star)
+            p[np].cls = 'i';
+        else if (fp)
+            p[np].cls = 'f';
+        else if (integer_type(t, i, last))
+            p[np].cls = 'i';
+        else
+            break;
+        memcpy(p[np].name, t[last].p, (size_t)t[last].len);
+        p[np].name[t[last].len] = '\0';
+        np++;
+        i = e + 1;
+    }
+    free(t);
+    return np;
 }

@@ -36,6 +36,7 @@
  * atomic stamp instead of its atomic records; check_gran decides the rest.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,13 +362,84 @@ static inline int device_access(uintptr_t p, size_t bytes)
 
 /* ---- naming memory -------------------------------------------------- */
 
-/* Names the memory at addr: "r[17]" for a shared array, "cudaMalloc#2[17]"
- * for device memory (element index in units of the access size). */
+/* The running launch's kernel parameters that point into device memory,
+ * by name, read from the source (image.c) and from what the launch passed
+ * (ctx.c), once per launch: device memory is named as the kernel names it. */
+#define MAX_PARAMS 16
+static struct {
+    uint32_t launch;
+    int n;
+    char name[MAX_PARAMS][32];
+    uintptr_t value[MAX_PARAMS];
+} kparams;
+
+/* The kernel's name in what the launch wrote (`kernel`, `(kernel)`,
+ * `ns::kernel<int>`): its last identifier before any template arguments. */
+static void kernel_name(const char *text, char *out, size_t len)
+{
+    size_t end = strcspn(text, "<"), start;
+    while (end > 0 && !(isalnum((unsigned char)text[end - 1]) || text[end - 1] == '_'))
+        end--;
+    for (start = end; start > 0 && (isalnum((unsigned char)text[start - 1]) ||
+                                    text[start - 1] == '_'); start--)
+        ;
+    snprintf(out, len, "%.*s", (int)(end - start), text + start);
+}
+
+static void load_params(void)
+{
+    ws_param p[MAX_PARAMS];
+    char path[256], name[64];
+    uintptr_t k = ws_launched_kernel(), s;
+    size_t sz;
+    int line, n, i, ints = 0, vecs = 0, slots = 0;
+    kparams.launch = ws.launch_id;
+    kparams.n = 0;
+    if (!k || !ws.kernel || !ws_where_src(k + 1, path, sizeof path, &line))
+        return;
+    kernel_name(ws.kernel, name, sizeof name);
+    n = ws_source_params(path, line, name, p, MAX_PARAMS);
+    for (i = 0; i < n; i++) {
+        uint64_t v;
+        int ok;
+        if (p[i].cls == 'f') {      /* a vector register, or a stack slot */
+            slots += vecs++ >= WS_ARG_VECS;
+            continue;
+        }
+        ok = ints < WS_ARG_GPRS ? ws_launch_word(0, ints++, &v) : ws_launch_word(1, slots++, &v);
+        if (ok && ws_alloc_of((uintptr_t)v, &s, &sz)) {
+            memcpy(kparams.name[kparams.n], p[i].name, sizeof kparams.name[0]);
+            kparams.value[kparams.n++] = (uintptr_t)v;
+        }
+    }
+}
+
+/* The kernel parameter that points into allocation a at or below addr,
+ * nearest to it, while a lane runs; -1 for none. */
+static int param_of(uintptr_t addr, int a)
+{
+    int i, best = -1;
+    uintptr_t s;
+    size_t sz;
+    if (!ws.cur)
+        return -1;
+    if (kparams.launch != ws.launch_id)
+        load_params();
+    for (i = 0; i < kparams.n; i++)
+        if (kparams.value[i] <= addr && ws_alloc_of(kparams.value[i], &s, &sz) == a &&
+            (best < 0 || kparams.value[i] > kparams.value[best]))
+            best = i;
+    return best;
+}
+
+/* Names the memory at addr: "r[17]" for a shared array; for device memory
+ * "out[17]" after the kernel parameter that points into it, else
+ * "cudaMalloc#2[17]" (element index in units of the access size). */
 const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
 {
     uintptr_t start;
     size_t n, unit = size ? size : 1;
-    int a;
+    int a, k;
     if (addr - ws_shared_lo < ws_shared_len) {
         const ws_var *v = ws_image_var_at(addr);
         if (v) {
@@ -383,7 +455,12 @@ const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
         return buf;
     }
     a = ws_alloc_of(addr, &start, &n);
-    if (a && (addr - start) % unit == 0)
+    k = a ? param_of(addr, a) : -1;
+    if (k >= 0 && (addr - kparams.value[k]) % unit == 0)
+        snprintf(buf, len, "%s[%zu]", kparams.name[k], (size_t)(addr - kparams.value[k]) / unit);
+    else if (k >= 0)
+        snprintf(buf, len, "%s+%zu", kparams.name[k], (size_t)(addr - kparams.value[k]));
+    else if (a && (addr - start) % unit == 0)
         snprintf(buf, len, "cudaMalloc#%d[%zu]", a, (size_t)(addr - start) / unit);
     else if (a)
         snprintf(buf, len, "cudaMalloc#%d+%zu", a, (size_t)(addr - start));

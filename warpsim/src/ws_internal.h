@@ -499,6 +499,26 @@ int ws_image_own_data(uintptr_t addr, size_t size);
  * cannot be read. */
 int ws_source_loop_around(const char *path, int line, int *first, int *last);
 
+/* image.c: the parameters of the function `name` defined at `line` of
+ * path: their names and how they are passed, 'i' (integer registers:
+ * pointers, integers) or 'f' (vector registers: float, double), up to the
+ * first of another kind; returns how many. ctx.c: the launched kernel's
+ * address, and a word of what its launch passed: integer register i
+ * (stack 0) or the stack's i-th 8-byte slot (stack 1); 0 when there is
+ * none. WS_ARG_GPRS, WS_ARG_VECS: the integer and the vector registers
+ * that carry arguments. shadow.c names device memory by the kernel
+ * parameter that points into it. */
+typedef struct ws_param { char name[32]; char cls; } ws_param;
+int ws_source_params(const char *path, int line, const char *name, ws_param *p, int max);
+uintptr_t ws_launched_kernel(void);
+int ws_launch_word(int stack, int i, uint64_t *v);
+#if defined(__x86_64__)
+#define WS_ARG_GPRS 6
+#else
+#define WS_ARG_GPRS 8
+#endif
+#define WS_ARG_VECS 8
+
 /*
  * Faults. A lane that divides by zero or makes an invalid access stops
  * there, the access never made (ws_lane_fault, sched.c). Its report is held
