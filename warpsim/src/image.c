@@ -42,7 +42,7 @@ extern char shared_start[] WS_SHARED_START __attribute__((weak));
 static func *funcs;
 static int nfuncs;
 static span *own;                 /* the program's own global variables, by address */
-static int nown;
+static int nown, own_loaded;
 
 void ws_image_init(void)
 {
@@ -142,9 +142,11 @@ static int own_variable(const char *name, int local, const char *file)
     return 1;
 }
 
-/* Reads the symbol tables once: ws_shared's objects, every function, and
- * the program's own global variables. */
-static void load(void)
+/* Reads the symbol tables once: ws_shared's objects and every function;
+ * or (own) the program's own global variables, which only a kernel's
+ * write to memory that is neither device nor shared memory nor its stack
+ * asks for (a program's start stays as short as it was). */
+static void load(int own_pass)
 {
     int fd, i, shared_idx = -1, data_idx[2] = { -1, -1 }, ndata = 0;
     const char *file = "";
@@ -154,7 +156,10 @@ static void load(void)
     Elf64_Shdr *sh;
     const char *shstr;
     uintptr_t bias = exe_pie ? ws_exe_base : 0;
-    loaded = 1;
+    if (own_pass)
+        own_loaded = 1;
+    else
+        loaded = 1;
     if (!exe_path[0] || (fd = open(exe_path, O_RDONLY)) < 0)
         return;
     if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
@@ -191,23 +196,29 @@ static void load(void)
         s = (Elf64_Sym *)(img + sh[i].sh_offset);
         str = (const char *)img + sh[sh[i].sh_link].sh_offset;
         n = sh[i].sh_size / sizeof *s;
+        if (own_pass) {
+            own = calloc(n, sizeof *own);
+            for (k = 0; own && k < n; k++) {
+                int type = ELF64_ST_TYPE(s[k].st_info);
+                if (type == STT_FILE)
+                    file = str + s[k].st_name;
+                if (type == STT_OBJECT && s[k].st_size > 0 &&
+                    (s[k].st_shndx == data_idx[0] || s[k].st_shndx == data_idx[1]) &&
+                    own_variable(str + s[k].st_name,
+                                 ELF64_ST_BIND(s[k].st_info) == STB_LOCAL, file)) {
+                    own[nown].lo = bias + s[k].st_value;
+                    own[nown].hi = own[nown].lo + s[k].st_size;
+                    nown++;
+                }
+            }
+            break;
+        }
         vars = calloc(n, sizeof *vars);
         funcs = calloc(n, sizeof *funcs);
-        own = calloc(n, sizeof *own);
-        if (!vars || !funcs || !own)
+        if (!vars || !funcs)
             break;
         for (k = 0; k < n; k++) {
             int type = ELF64_ST_TYPE(s[k].st_info);
-            if (type == STT_FILE)
-                file = str + s[k].st_name;
-            if (type == STT_OBJECT && s[k].st_size > 0 &&
-                (s[k].st_shndx == data_idx[0] || s[k].st_shndx == data_idx[1]) &&
-                own_variable(str + s[k].st_name, ELF64_ST_BIND(s[k].st_info) == STB_LOCAL,
-                             file)) {
-                own[nown].lo = bias + s[k].st_value;
-                own[nown].hi = own[nown].lo + s[k].st_size;
-                nown++;
-            }
             if (type == STT_OBJECT && s[k].st_size > 0 && s[k].st_shndx != SHN_UNDEF &&
                 shared_start && bias + s[k].st_value < (uintptr_t)shared_start &&
                 bias + s[k].st_value + s[k].st_size > below_shared)
@@ -241,7 +252,7 @@ static void load(void)
 const ws_var *ws_image_vars(int *n)
 {
     if (!loaded)
-        load();
+        load(0);
     *n = nvars;
     return vars;
 }
@@ -251,7 +262,7 @@ const ws_var *ws_image_vars(int *n)
 size_t ws_image_pad_before(uintptr_t addr)
 {
     if (!loaded)
-        load();
+        load(0);
     if (!below_shared || below_shared > addr || addr - below_shared > 64)
         return 0;
     return (size_t)(addr - below_shared);
@@ -262,7 +273,7 @@ const ws_var *ws_image_var_at(uintptr_t addr)
 {
     int lo = 0, hi;
     if (!loaded)
-        load();
+        load(0);
     hi = nvars - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
@@ -281,7 +292,7 @@ static func *func_at(uintptr_t pc)
 {
     int lo = 0, hi;
     if (!loaded)
-        load();
+        load(0);
     hi = nfuncs - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
@@ -308,8 +319,8 @@ uintptr_t ws_image_func_start(uintptr_t pc)
 int ws_image_own_data(uintptr_t addr, size_t size)
 {
     int lo = 0, hi;
-    if (!loaded)
-        load();
+    if (!own_loaded)
+        load(1);
     hi = nown - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;

@@ -822,7 +822,11 @@ static void start_block(void)
         l->vclk = 1;
         if (!stacks[t])
             stacks[t] = ws_stack_alloc(stack_size);     /* the t-th stack (ws_stack_index) */
-        ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
+        /* Each stack's top at its own offset within its slot, so that the
+         * lanes' top lines spread over the cache sets: the line within a
+         * page, and the page among 16 (the slots are aligned alike). */
+        ws_ctx_prepare(&l->ctx, stacks[t],
+                       stack_size - (size_t)(t % 64) * 64 - (size_t)(t % 16) * 4096, lane_entry);
         set_state(l, WS_READY);
         if (ws_cfg.model != WS_LOCKSTEP)
             heap_push(l);

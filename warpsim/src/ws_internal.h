@@ -473,9 +473,10 @@ static inline void ws_point_at(uintptr_t pc)
  * report.c, image.c; runtime.c and prims.c call in) ==================== */
 
 /* A lane's stack lies in a slot of its own, 1 << WS_STACK_SHIFT bytes
- * aligned to its size, the slot's first page its guard (ctx.c): an address
- * in the slot of the stack pointer is the running lane's own stack. */
-#define WS_STACK_SHIFT 18
+ * (512 KiB) aligned to its size, the slot's first page its guard (ctx.c):
+ * an address in the slot of the stack pointer is the running lane's own
+ * stack. */
+#define WS_STACK_SHIFT 19
 int ws_stack_index(uintptr_t addr);          /* ctx.c: the n-th stack allocated, or -1 */
 
 /* An access hook's address that is neither shared nor device memory nor
