@@ -288,8 +288,12 @@ void ws_launch_done(void);
 void ws_launch_kernel(void (*kernel)(void));
 extern void (*const ws_launch_capture)(void);
 void ws_launch_replay(void);
-/* A launch of large arguments (WS_LAUNCH): what each lane's thunk reads. */
+/* A launch of large arguments (WS_LAUNCH): what each lane's thunk reads,
+ * set (and, after the launch, cleared: NULL, 0) by ws_launch_args_set,
+ * which lets the lanes read those bytes, as a kernel reads its parameters
+ * on a GPU, although they lie in the launching thread's stack. */
 extern void *ws_launch_args;
+void ws_launch_args_set(void *args, size_t bytes);
 
 void ws_syncthreads(const char *file, int line);
 int ws_syncthreads_op(int op, int pred, const char *file, int line);

@@ -155,9 +155,11 @@ static void ws_launch_cxx(void (*k)(P...), dim3 grid, dim3 block, size_t shared_
         ws_launch(ws_launch_replay, grid, block, shared_bytes, name, file, line);
     } else {
         ws_args<P...> f = { k, ws_pack<P...>(static_cast<A &&>(a)...) };
-        ws_launch_args = &f;
+        /* (no recorded call: device memory is not named by parameter) */
+        ws_launch_kernel((void (*)(void))0);
+        ws_launch_args_set(&f, sizeof f);
         ws_launch(&ws_thunk<P...>, grid, block, shared_bytes, name, file, line);
-        ws_launch_args = NULL;
+        ws_launch_args_set(NULL, 0);
     }
     ws_launch_done();
 }

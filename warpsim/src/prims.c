@@ -679,7 +679,8 @@ static void complete_barrier(ws_lane *l0)
             all &= m->pred != 0;
             any |= m->pred != 0;
         } else if (m->state == WS_EXITED && m->exit_gen == ws.gen) {
-            if (went_past(m, l0)) {
+            if (went_past(m, l0) ||
+                ((m->sites & site_bit(l0->site)) && ws_lane_left_loop(m, l0))) {
                 passed++;
                 last = m;
             } else {
@@ -848,8 +849,7 @@ uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
     (void)line;
     if (ws.cur) {
         ws_point(pc);
-        if (ws_tracked((uintptr_t)addr))
-            ws_check_access((uintptr_t)addr, (size_t)size, WS_ACC_WRITE | WS_ACC_ATOMIC, pc);
+        ws_check_access((uintptr_t)addr, (size_t)size, WS_ACC_WRITE | WS_ACC_ATOMIC, pc);
     }
     memcpy(&old, addr, (size_t)size);
     nw = old;

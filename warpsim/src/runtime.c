@@ -121,7 +121,6 @@ static void read_settings(void)
 
 /* ---- the end of a run ------------------------------------------------- */
 
-static uint64_t other_count;     /* failed assertions, traps, divisions by zero ... */
 static int finished = -1;        /* the final status, once finish() ran */
 static int summary_said;
 
@@ -129,7 +128,7 @@ static int summary_said;
 static uint64_t reported(void)
 {
     return ws_counts[WR_RACE] + ws_counts[WR_HANG] + ws_counts[WR_PRIM] +
-           ws_counts[WR_UNINIT] + ws_counts[WR_MEM] + other_count;
+           ws_counts[WR_UNINIT] + ws_counts[WR_MEM] + ws_counts[WR_OTHER];
 }
 
 /* The summary channel's one line, then the descriptor is closed. */
@@ -146,7 +145,7 @@ static void channel(int status)
                  (unsigned long long)ws_cfg.seed, ws_order_names[ws_cfg.order],
                  (unsigned long long)ws_counts[WR_RACE], (unsigned long long)ws_counts[WR_HANG],
                  (unsigned long long)ws_counts[WR_PRIM], (unsigned long long)ws_counts[WR_UNINIT],
-                 (unsigned long long)ws_counts[WR_MEM], (unsigned long long)other_count,
+                 (unsigned long long)ws_counts[WR_MEM], (unsigned long long)ws_counts[WR_OTHER],
                  (unsigned long long)ws.launches, status);
     while (n > 0 && off < (size_t)n) {
         ssize_t w = write(summary_fd, line + off, (size_t)n - off);
@@ -184,9 +183,9 @@ static int finish(int status)
         summary_said = 1;
         if (ws_cfg.model == WS_ITS && ws_cfg.order != WS_FORWARD)
             snprintf(order, sizeof order, ", order %s", ws_order_names[ws_cfg.order]);
-        if (other_count)
+        if (ws_counts[WR_OTHER])
             snprintf(other, sizeof other, ", %llu other error%s",
-                     (unsigned long long)other_count, other_count == 1 ? "" : "s");
+                     (unsigned long long)ws_counts[WR_OTHER], ws_counts[WR_OTHER] == 1 ? "" : "s");
         if (ws_cfg.stats) {
             double sec = ws.kernel_seconds;
             fprintf(stderr, "warpsim: stats: %llu launches, %llu blocks, %llu memory accesses, "
@@ -274,19 +273,25 @@ static const char *fault_what(int sig, int code)
  * A kernel's lane failed: "warpsim: WHAT in kernel K: lane ... AT", the
  * summary, and the status of a failed kernel (1, or --error-exitcode N):
  * on a GPU the launch fails and the program's CUDA_CHECK stops it. A bad
- * pointer or a bus error counts as a memory error, anything else (a
- * division by zero, an assertion, a trap) as another error. runtime.c's
- * signal handler, the device API and tsan.c's division check end here.
+ * pointer or a bus error counts as a memory error, anything else (an
+ * assertion, a trap, abort) as another error. runtime.c's signal handler
+ * and the device API end here. After a lane's fault (report.c: an invalid
+ * access or a division by zero, held while the launch runs on quietly)
+ * the fault is said instead, and the run ends.
  */
 static __attribute__((noreturn)) void kernel_stop(const ws_lane *l, const char *what,
                                                  const char *at, int memory)
 {
     char who[160];
     fflush(stdout);
+    if (ws_faulted()) {          /* after a fault the launch runs on quietly */
+        ws_fault_say();
+        ws_end(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
+    }
     if (memory)
         ws_counts[WR_MEM]++;
     else
-        other_count++;
+        ws_counts[WR_OTHER]++;
     fprintf(stderr, "warpsim: %s in kernel %s: %s %s\n", what, ws.kernel,
             ws_who(l, who, sizeof who), at);
     ws_end(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
@@ -478,6 +483,12 @@ void ws_device_error(const char *what, const char *file, int line)
  * its own frame, so that the kernel's is the lane's first. */
 void *ws_launch_args;
 
+void ws_launch_args_set(void *args, size_t bytes)
+{
+    ws_launch_args = args;
+    ws_shadow_readable((uintptr_t)args, args ? bytes : 0);
+}
+
 void ws_thunk_enter(void)
 {
     if (ws.cur)
@@ -542,8 +553,10 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     case cudaMemcpyDefault: break;
     default: return fail(cudaErrorInvalidMemcpyDirection);
     }
-    if (bytes)
+    if (bytes) {
         memmove(dst, src, bytes);
+        ws_shadow_host_copied(dst, src, bytes);
+    }
     return cudaSuccess;
 }
 
@@ -551,8 +564,10 @@ cudaError_t cudaMemset(void *ptr, int value, size_t bytes)
 {
     if (bytes && ws_is_device(ptr, bytes) != 1)
         return fail(cudaErrorInvalidValue);
-    if (bytes)
+    if (bytes) {
         memset(ptr, value, bytes);
+        ws_shadow_host_wrote(ptr, bytes);
+    }
     return cudaSuccess;
 }
 
