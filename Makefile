@@ -3,7 +3,7 @@
 
 LESSONS := $(sort $(patsubst %/Makefile,%,$(wildcard lessons/[0-9][0-9]-*/Makefile)))
 
-.PHONY: all check check-wrong test bench pascal compat docs grade doctor clean help $(LESSONS)
+.PHONY: all check check-wrong test bench pascal compat docs grade classroom gradescope doctor clean help $(LESSONS)
 .DEFAULT_GOAL := all
 
 # Build every lesson that can be built here; go on past failures, then fail.
@@ -51,7 +51,7 @@ compat:
 # would find a jobserver they cannot reach.
 TEST_FIRST := tests/lessons.bats tests/checker.bats tests/docs.bats tests/browser.bats \
               tests/warpsim-portable.bats tests/warpsim.bats tests/lessons-own.bats \
-              tests/lab.bats tests/toolkit.bats tests/warpsim-corpus.bats
+              tests/lab.bats tests/labkit.bats tests/toolkit.bats tests/warpsim-corpus.bats
 TEST_FILES := $(wildcard tests/*.bats)
 TESTS ?= $(filter $(TEST_FILES),$(TEST_FIRST)) $(filter-out $(TEST_FIRST),$(sort $(TEST_FILES)))
 TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
@@ -76,10 +76,20 @@ docs:
 	@scripts/need-tools.sh docs
 	@docs/build.sh
 
-# Lab grading of lessons/*/$(GRADE_FILE) (default mine.cu): Score X/Y.
+# Lab grading (scripts/grade.py), each lesson on the parts of its exercise
+# (lessons/*/exercise.mk): lessons/*/$(GRADE_FILE) (default mine.cu) of
+# this tree, or with SUBMISSIONS=dir a class, one folder per student, into
+# one table and $(CSV) (default grades.csv). LESSONS="01 06" grades those.
 # JUNIT=dir also writes dir/results.json (Gradescope) and dir/grade.xml.
 grade:
-	@$(if $(JUNIT),JUNIT=$(JUNIT) )scripts/grade.sh $(LESSONS)
+	@$(if $(SUBMISSIONS),python3 scripts/grade.py --submissions '$(SUBMISSIONS)'$(if $(CSV), --csv '$(CSV)')$(if \
+	    $(GRADE_LOGS), --logs '$(GRADE_LOGS)'),scripts/grade.sh$(if $(JUNIT), --report '$(JUNIT)')) $(LESSONS)
+
+# The lab kits (scripts/labkit.py): a GitHub Classroom template repository
+# in DEST (a new folder), a Gradescope autograder in DEST (a .zip), for
+# LESSONS (default: all).
+classroom gradescope:
+	@$(if $(DEST),python3 scripts/labkit.py $@ '$(DEST)' $(LESSONS),echo "make $@: DEST=... names the $(if $(filter classroom,$@),folder,zip file) to write" >&2; exit 2)
 
 # What this machine can do, and the next step for each gap.
 doctor:
@@ -105,8 +115,12 @@ help:
 	@echo "  docs    build the site and the PDF handouts into docs/_build/"
 	@echo "  check-wrong  run every lesson's wrong fixes (wrong/*.cu) through its checker:"
 	@echo "          each must be rejected"
-	@echo "  grade   lab grading: check lessons/*/mine.cu (GRADE_FILE=...), print Score X/Y;"
-	@echo "          JUNIT=dir also writes dir/results.json (Gradescope) and dir/grade.xml"
+	@echo "  grade   lab grading, each lesson on its exercise's parts: lessons/*/mine.cu"
+	@echo "          (GRADE_FILE=...), Score X/Y; LESSONS=\"01 06\" grades those;"
+	@echo "          JUNIT=dir also writes dir/results.json (Gradescope) and dir/grade.xml;"
+	@echo "          SUBMISSIONS=dir grades a class (a folder per student) into grades.csv (CSV=...)"
+	@echo "  classroom  DEST=dir [LESSONS=\"01 06\"]: a GitHub Classroom template repository"
+	@echo "  gradescope DEST=file.zip [LESSONS=...]: a Gradescope autograder"
 	@echo "  doctor  what this machine has and what each target will do here"
 	@echo "  clean   remove every lesson's build/"
 	@echo "  help    this text"

@@ -87,6 +87,7 @@
 /* ------------------------------------------------------------------ */
 
 static const char *lesson_prog = "lesson";
+static const char *lesson_argv0 = NULL;    /* as the program was run (lesson_parse) */
 
 /* While one run of `--cases` is under way (see "Several runs in one
  * process" below), lesson_fail ends that run, not the process. */
@@ -119,10 +120,26 @@ static inline void lesson_cuda_check(cudaError_t e, const char *what,
 {
     if (e == cudaSuccess)
         return;
-    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+        /* build/X's twin for warpsim is build/emu/X (build/pascal/X's too) */
+        char emu[4096] = "";
+        const char *slash = lesson_argv0 ? strrchr(lesson_argv0, '/') : NULL;
+        if (slash) {
+            int dir = (int)(slash - lesson_argv0);
+            if (dir >= 7 && strncmp(slash - 7, "/pascal", 7) == 0)
+                dir -= 7;
+            snprintf(emu, sizeof emu, "%.*s/emu%s", dir, lesson_argv0, slash);
+        } else if (lesson_argv0) {
+            snprintf(emu, sizeof emu, "emu/%s", lesson_argv0);
+        }
+        if (emu[0])
+            lesson_fail(LESSON_SKIP, "no usable CUDA GPU here (%s): %s is this program for "
+                        "warpsim, the CPU emulator ('make emu' builds it; 'make check EMU=1' "
+                        "checks on it)", cudaGetErrorString(e), emu);
         lesson_fail(LESSON_SKIP, "no usable CUDA GPU here (%s); "
                     "run 'make check EMU=1' to use warpsim instead",
                     cudaGetErrorString(e));
+    }
     lesson_fail(LESSON_WRONG, "%s:%d: %s failed: %s", file, line, what,
                 cudaGetErrorString(e));
 }
@@ -418,6 +435,7 @@ static inline void lesson_parse(int argc, char **argv, const lesson_program *p)
     int i;
     const char *slash = strrchr(argv[0], '/');
     lesson_prog = slash ? slash + 1 : argv[0];
+    lesson_argv0 = argv[0];
     for (i = 1; i < argc; i++) {
         char flag[64];
         const char *arg = argv[i], *val;
@@ -795,10 +813,12 @@ static unsigned long long lesson_delay_seed_d;
 #define LESSON_BID_X (ws_self->block_idx.x)
 #define LESSON_ALWAYS_INLINE static inline __attribute__((always_inline))
 #else
-static __device__ unsigned lesson_delay_ns_d;
-static __device__ unsigned lesson_delay_lanes_d;
-static __device__ int lesson_delay_random_d;
-static __device__ unsigned long long lesson_delay_seed_d;
+/* In constant memory, which a kernel reads and never writes: no store of
+ * the lesson file, out of bounds of its own arrays, can turn the delays off. */
+static __constant__ unsigned lesson_delay_ns_d;
+static __constant__ unsigned lesson_delay_lanes_d;
+static __constant__ int lesson_delay_random_d;
+static __constant__ unsigned long long lesson_delay_seed_d;
 #define LESSON_TID_X (threadIdx.x)
 #define LESSON_BID_X (blockIdx.x)
 #define LESSON_ALWAYS_INLINE static __device__ __forceinline__
@@ -1162,6 +1182,7 @@ static inline void lesson_dump_close(FILE *f)
 /* build/verify judges any lesson file's program. */
 static const char lesson_src_name[] = "the lesson file";
 
+#include <fcntl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -1190,9 +1211,6 @@ static inline int lesson_dump_read_ints(FILE *f, const char *name, int *a, long 
 static pid_t lesson_verify_child = 0;
 static int lesson_verify_group = 0;     /* --timeout: the program leads a process group */
 static volatile sig_atomic_t lesson_verify_expired = 0;
-/* The file the program writes its results to ($TMPDIR or /tmp), once made:
- * removed however verify ends, a signal or its time running out included. */
-static char lesson_verify_tmp[4096];
 
 /* Passes a signal on to the program (its whole process group under
  * --timeout), then takes it. */
@@ -1200,8 +1218,6 @@ static void lesson_verify_forward(int sig)
 {
     if (lesson_verify_child > 0)
         kill(lesson_verify_group ? -lesson_verify_child : lesson_verify_child, sig);
-    if (lesson_verify_tmp[0])
-        unlink(lesson_verify_tmp);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -1212,26 +1228,40 @@ static void lesson_verify_forward(int sig)
 static void lesson_verify_alarm(int sig)
 {
     (void)sig;
-    if (lesson_verify_child <= 0) {
-        if (lesson_verify_tmp[0])
-            unlink(lesson_verify_tmp);
+    if (lesson_verify_child <= 0)
         _exit(124);
-    }
     kill(-lesson_verify_child, lesson_verify_expired ? SIGKILL : SIGTERM);
     lesson_verify_expired = 1;
     alarm(5);
 }
 
+/* How much of a program's output verify shows (the checker keeps it). */
+#ifndef LESSON_VERIFY_SHOWN
+#define LESSON_VERIFY_SHOWN (4 << 20)
+#endif
+
 static void lesson_verify_usage(const char *self)
 {
-    printf("usage: %s [--timeout SECONDS] [--wrap WORD]... PROGRAM [ARGS...]\n"
+    printf("usage: %s [--timeout SECONDS] [--model M [--seed S] [--order O] [--error-exitcode N]]\n"
+           "       %*s [--wrap WORD]... PROGRAM [ARGS...]\n"
            "       %s --judge OUTPUT STATUS RESULTS PROGRAM [ARGS...]\n\n"
-           "Runs PROGRAM ARGS --dump FILE (a lesson program: legacy, sync, a\n"
+           "Runs PROGRAM ARGS --dump /dev/fd/N (a lesson program: legacy, sync, a\n"
            "student's file), shows what it prints, and judges the results it\n"
-           "wrote to FILE against the CPU reference computed here from the same\n"
-           "ARGS. The verdict is the one `result:` line this program prints; a\n"
-           "`result:` line that PROGRAM prints is shown as its own words only.\n"
-           "FILE is made in $TMPDIR (default /tmp) and removed however this ends.\n"
+           "wrote to the file this program opened for it (made in $TMPDIR, default\n"
+           "/tmp, and removed at once: no name the program could rewrite) against\n"
+           "the CPU reference computed here from the same ARGS. The verdict is the\n"
+           "one `result:` line this program prints; a `result:` or `verify:` line\n"
+           "that PROGRAM prints is shown as its own words only. What it prints is\n"
+           "shown up to %d MiB, then one line says the rest is not.\n"
+           "warpsim's settings are this program's, never the environment's: every\n"
+           "WARPSIM_* variable inherited is dropped, and for a program built for\n"
+           "warpsim (--model, or the program carries warpsim's summary channel)\n"
+           "--model M (lockstep, its, random; default its), --seed S (default 1),\n"
+           "--order O and --error-exitcode N are set. warpsim then writes its\n"
+           "summary to a pipe this program opened (WARPSIM_SUMMARY_FD), which is\n"
+           "checked (one line, the model, seed and order set here, the exit\n"
+           "status) and shown as `verify: warpsim summary: ...`; a run that ends\n"
+           "without it fails, saying so.\n"
            "--wrap WORD puts WORD before PROGRAM (repeat it for a command such as\n"
            "compute-sanitizer --tool racecheck).\n"
            "--timeout SECONDS stops the program (its process group: SIGTERM, then\n"
@@ -1240,18 +1270,34 @@ static void lesson_verify_usage(const char *self)
            "--judge judges a run made already (one of PROGRAM --cases): OUTPUT\n"
            "holds what it printed, STATUS is its exit status and RESULTS the\n"
            "file it wrote; the verdict is the one a run of PROGRAM ARGS gets.\n\n"
-           "exit status: 0 right, 1 wrong (or no results written), 2 bad usage;\n"
-           "otherwise PROGRAM's own non-zero status (3 hang, 99 warpsim or the\n"
-           "sanitizer reported something, 128+N killed by signal N); 124 its\n"
-           "time was up (--timeout).\n", self, self);
+           "exit status: 0 right, 1 wrong (or no results written, or no warpsim\n"
+           "summary), 2 bad usage; otherwise PROGRAM's own non-zero status (3 hang,\n"
+           "99 warpsim or the sanitizer reported something, 128+N killed by\n"
+           "signal N); 124 its time was up (--timeout).\n",
+           self, (int)strlen(self), "", self, LESSON_VERIFY_SHOWN >> 20);
 }
 
-/* Shows what a program printed, line by line: its words, never a verdict. */
+/* Shows what a program printed, line by line: its words, never a verdict;
+ * LESSON_VERIFY_SHOWN bytes of it, then one line, and the rest is read and
+ * dropped (a program that prints without end is stopped by --timeout). */
 static void lesson_verify_relay(FILE *in, const char *name)
 {
     char line[4096];
+    size_t shown = 0;
+    int cut = 0;
     while (fgets(line, sizeof line, in)) {
-        if (strncmp(line, "result:", 7) == 0)
+        size_t n = strlen(line);
+        if (cut)
+            continue;
+        if (shown + n > LESSON_VERIFY_SHOWN) {
+            printf("verify: %s printed more than %d MiB: the rest of its output is not shown\n",
+                   name, LESSON_VERIFY_SHOWN >> 20);
+            fflush(stdout);
+            cut = 1;
+            continue;
+        }
+        shown += n;
+        if (strncmp(line, "result:", 7) == 0 || strncmp(line, "verify:", 7) == 0)
             printf("%s printed (not the verdict): %s", name, line);
         else
             fputs(line, stdout);
@@ -1263,23 +1309,19 @@ static void lesson_verify_relay(FILE *in, const char *name)
 
 /*
  * After the program ended with exit status code: exits with that status
- * when it is neither 0 nor 99, or 1 when it wrote no results to path;
- * else returns the results file, open, with the program's arguments in
- * *args_argc and *args_argv and code in *status. path is removed.
+ * when it is neither 0 nor 99, or 1 when it wrote no results to the file
+ * dump (open, at its start); else returns the results file, open, with
+ * the program's arguments in *args_argc and *args_argv and code in
+ * *status.
  */
-static FILE *lesson_verify_results(const char *path, const char *name, int code,
+static FILE *lesson_verify_results(FILE *dump, const char *name, int code,
                                    int argc, char **argv, int first,
                                    int *args_argc, char ***args_argv, int *status)
 {
     char line[64];
-    FILE *dump;
     *status = code;
-    if (code != 0 && code != 99) {
-        unlink(path);
+    if (code != 0 && code != 99)
         exit(code);
-    }
-    dump = fopen(path, "rb");
-    unlink(path);
     if (!dump || fgets(line, sizeof line, dump) == NULL ||
         strcmp(line, "lesson-dump 1\n") != 0) {
         printf("verify: %s exited %d without writing its results (--dump): "
@@ -1290,6 +1332,166 @@ static FILE *lesson_verify_results(const char *path, const char *name, int code,
     *args_argc = argc - first;
     *args_argv = argv + first;
     return dump;
+}
+
+/* What verify sets for a program built for warpsim. */
+typedef struct {
+    const char *model, *seed, *order, *error_exitcode;
+    int warpsim;        /* 1: a warpsim program; 2: one with the summary channel */
+} lesson_ws_settings;
+
+/* Whether the file path holds text (a string compiled into libwarpsim):
+ * a program built with a warpsim that writes the summary line. */
+static inline int lesson_file_holds(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = strlen(text), have = 0, got, i;
+    char buf[65536 + 64];
+    int found = 0;
+    if (!f)
+        return 0;
+    while (!found && (got = fread(buf + have, 1, sizeof buf - 64 - have, f)) > 0) {
+        have += got;
+        for (i = 0; i + n <= have; i++)
+            if (buf[i] == text[0] && memcmp(buf + i, text, n) == 0) {
+                found = 1;
+                break;
+            }
+        if (have >= n) {                 /* keep a tail that a match may span */
+            memmove(buf, buf + have - (n - 1), n - 1);
+            have = n - 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The path of the program named cmd (as execvp would find it), in buf. */
+static inline const char *lesson_verify_which(const char *cmd, char *buf, size_t size)
+{
+    const char *p = getenv("PATH"), *e;
+    if (strchr(cmd, '/'))
+        return cmd;
+    for (; p && *p; p = *e ? e + 1 : e) {
+        e = strchr(p, ':');
+        if (!e)
+            e = p + strlen(p);
+        if (snprintf(buf, size, "%.*s/%s", (int)(e - p), p, cmd) < (int)size && access(buf, X_OK) == 0)
+            return buf;
+    }
+    return cmd;
+}
+
+/* Drops every WARPSIM_* variable of the environment (the checker's or a
+ * student's: verify's settings are its own). Returns how many. */
+static inline int lesson_verify_clear_warpsim(void)
+{
+    extern char **environ;
+    char name[256];
+    int dropped = 0, again = 1;
+    while (again) {
+        char **e;
+        again = 0;
+        for (e = environ; e && *e; e++)
+            if (strncmp(*e, "WARPSIM_", 8) == 0) {
+                size_t n = strcspn(*e, "=");
+                if (n >= sizeof name)
+                    n = sizeof name - 1;
+                memcpy(name, *e, n);
+                name[n] = '\0';
+                unsetenv(name);
+                dropped++;
+                again = 1;
+                break;
+            }
+    }
+    return dropped;
+}
+
+/* The value of KEY= in a warpsim-summary line, in buf ("" when absent). */
+static inline const char *lesson_summary_value(const char *line, const char *key, char *buf, size_t size)
+{
+    size_t k = strlen(key);
+    const char *p = line;
+    buf[0] = '\0';
+    while ((p = strstr(p, key)) != NULL) {
+        if ((p == line || p[-1] == ' ') && p[k] == '=') {
+            size_t n = strcspn(p + k + 1, " \n");
+            snprintf(buf, size, "%.*s", (int)n, p + k + 1);
+            return buf;
+        }
+        p += k;
+    }
+    return buf;
+}
+
+/*
+ * Reads what warpsim wrote to the summary pipe (fd, non-blocking, the
+ * program ended) and checks it against what verify set: one line
+ * `warpsim-summary v1 model=M seed=S order=O races=R hangs=H prim_errors=P
+ * uninit=U mem_errors=E other=X launches=L status=C`. Prints `verify:
+ * warpsim summary: ...` and returns code, made error_exitcode when the run
+ * reported something and would have passed; or prints what is wrong with
+ * it and exits 1. A run that failed already (not 0 nor 99) may end without
+ * the line: its status is returned as it is.
+ */
+static inline int lesson_verify_summary(int fd, const char *name, int code, const lesson_ws_settings *ws)
+{
+    char text[4096], v[64], want[64];
+    size_t have = 0;
+    ssize_t got;
+    const char *nl, *keys[] = { "races", "hangs", "prim_errors", "uninit", "mem_errors", "other" };
+    unsigned long long count[6] = { 0 }, reported = 0;
+    int i;
+    while (have < sizeof text - 1 && (got = read(fd, text + have, sizeof text - 1 - have)) > 0)
+        have += (size_t)got;
+    text[have] = '\0';
+    close(fd);
+    nl = strchr(text, '\n');
+    if (have == 0 && code != 0 && code != 99)
+        return code;        /* a failure already (usage, hang, crash): nothing to trust */
+    if (have == 0) {
+        printf("verify: %s ended without warpsim's summary (exit status %d): the program "
+               "ended before warpsim did, or something else ended it\n", name, code);
+        printf("result: WRONG (no warpsim summary)\n");
+        exit(code ? code : LESSON_WRONG);
+    }
+    if (strncmp(text, "warpsim-summary v1 ", 19) != 0 || !nl || nl[1] != '\0') {
+        printf("verify: warpsim's summary channel held something else than one summary line: %.80s\n", text);
+        printf("result: WRONG (no warpsim summary)\n");
+        exit(LESSON_WRONG);
+    }
+    if (strcmp(lesson_summary_value(text, "model", v, sizeof v), ws->model) != 0 ||
+        strcmp(lesson_summary_value(text, "seed", v, sizeof v), ws->seed) != 0 ||
+        (ws->order && strcmp(lesson_summary_value(text, "order", v, sizeof v), ws->order) != 0)) {
+        printf("verify: warpsim ran with other settings than verify set (model %s, seed %s%s%s): %.*s\n",
+               ws->model, ws->seed, ws->order ? ", order " : "", ws->order ? ws->order : "",
+               (int)(nl - text), text);
+        printf("result: WRONG (warpsim's settings were changed)\n");
+        exit(LESSON_WRONG);
+    }
+    lesson_summary_value(text, "status", v, sizeof v);
+    snprintf(want, sizeof want, "%d", code);
+    if (v[0] && strcmp(v, want) != 0) {
+        printf("verify: %s exited %d, but warpsim ended it with status %s: something ran after warpsim\n",
+               name, code, v);
+        printf("result: WRONG (the exit status was changed)\n");
+        exit(LESSON_WRONG);
+    }
+    for (i = 0; i < 6; i++) {
+        count[i] = strtoull(lesson_summary_value(text, keys[i], v, sizeof v), NULL, 10);
+        reported += count[i];
+    }
+    printf("verify: warpsim summary: %llu race%s, %llu hang%s, %llu warp-primitive error%s, "
+           "%llu uninitialized read%s, %llu memory error%s, %llu other report%s (model %s, seed %s)\n",
+           count[0], count[0] == 1 ? "" : "s", count[1], count[1] == 1 ? "" : "s",
+           count[2], count[2] == 1 ? "" : "s", count[3], count[3] == 1 ? "" : "s",
+           count[4], count[4] == 1 ? "" : "s", count[5], count[5] == 1 ? "" : "s",
+           ws->model, ws->seed);
+    fflush(stdout);
+    if (code == 0 && reported > 0 && ws->error_exitcode)
+        return atoi(ws->error_exitcode);
+    return code;
 }
 
 /*
@@ -1306,12 +1508,13 @@ static FILE *lesson_verify_results(const char *path, const char *name, int code,
 static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
                                         char ***args_argv, int *status)
 {
-    char *path = NULL, **cmd;
+    char **cmd, dump_arg[32], fd_text[16], found[4096];
     const char *judge = NULL;
-    int first = 1, ncmd = 0, fds[2], fd, i, wstatus;
+    int first = 1, ncmd = 0, fds[2], sfd[2] = { -1, -1 }, rfd, i, wstatus;
     long seconds = 0;
-    FILE *in;
+    FILE *in, *dump;
     const char *name;
+    lesson_ws_settings ws = { NULL, NULL, NULL, NULL, 0 };
 
     lesson_prog = "verify";
     *status = 0;
@@ -1327,57 +1530,108 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
         wstatus = (int)strtol(argv[3], &end, 10);
         if (*end != '\0' || end == argv[3] || wstatus < 0 || wstatus > 255)
             lesson_fail(LESSON_USAGE, "--judge: '%s' is not an exit status", argv[3]);
-        path = argv[4];
         first = 5;
+        name = strrchr(argv[first], '/') ? strrchr(argv[first], '/') + 1 : argv[first];
+        in = fopen(judge, "r");
+        if (!in)
+            lesson_fail(LESSON_USAGE, "--judge: cannot read %s: %s", judge, strerror(errno));
+        lesson_verify_relay(in, name);
+        fclose(in);
+        dump = fopen(argv[4], "rb");
+        unlink(argv[4]);        /* read once: the judge removes the results it read */
+        return lesson_verify_results(dump, name, wstatus, argc, argv, first,
+                                     args_argc, args_argv, status);
     }
-    if (!judge && first + 1 < argc && strcmp(argv[first], "--timeout") == 0) {
-        char *end;
-        seconds = strtol(argv[first + 1], &end, 10);
-        if (*end != '\0' || end == argv[first + 1] || seconds < 1 || seconds > 86400)
-            lesson_fail(LESSON_USAGE, "--timeout: '%s' is not a number of seconds from 1 to 86400",
-                        argv[first + 1]);
+    /* The options, in any order, before the program. */
+    while (first + 1 < argc && strncmp(argv[first], "--", 2) == 0) {
+        const char *o = argv[first], *v = argv[first + 1];
+        if (strcmp(o, "--timeout") == 0) {
+            char *end;
+            seconds = strtol(v, &end, 10);
+            if (*end != '\0' || end == v || seconds < 1 || seconds > 86400)
+                lesson_fail(LESSON_USAGE, "--timeout: '%s' is not a number of seconds from 1 to 86400", v);
+        } else if (strcmp(o, "--model") == 0) {
+            if (strcmp(v, "lockstep") && strcmp(v, "its") && strcmp(v, "random"))
+                lesson_fail(LESSON_USAGE, "--model: '%s' is no model of warpsim (lockstep, its, random)", v);
+            ws.model = v;
+        } else if (strcmp(o, "--seed") == 0 || strcmp(o, "--error-exitcode") == 0) {
+            char *end;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*end != '\0' || end == v || v[0] == '-' || (o[2] == 'e' && n > 255))
+                lesson_fail(LESSON_USAGE, "%s: '%s' is not a number%s", o, v, o[2] == 'e' ? " from 0 to 255" : "");
+            if (o[2] == 's')
+                ws.seed = v;
+            else
+                ws.error_exitcode = v;
+        } else if (strcmp(o, "--order") == 0) {
+            if (strcmp(v, "forward") && strcmp(v, "reverse") && strcmp(v, "alternate"))
+                lesson_fail(LESSON_USAGE, "--order: '%s' is no order of warpsim (forward, reverse, alternate)", v);
+            ws.order = v;
+        } else if (strcmp(o, "--wrap") != 0) {
+            break;
+        }
         first += 2;
     }
-    while (!judge && first + 1 < argc && strcmp(argv[first], "--wrap") == 0)
-        first += 2;
     if (first >= argc)
         lesson_fail(LESSON_USAGE, "no program to run (try --help)");
+    if (strncmp(argv[first], "--", 2) == 0)
+        lesson_fail(LESSON_USAGE, "unknown option %s (try --help)", argv[first]);
     for (i = first + 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ||
             strcmp(argv[i], "--path") == 0 || strncmp(argv[i], "--dump", 6) == 0 ||
             strncmp(argv[i], "--cases", 7) == 0)
             lesson_fail(LESSON_USAGE, "%s: run the program itself for that", argv[i]);
     name = strrchr(argv[first], '/') ? strrchr(argv[first], '/') + 1 : argv[first];
-    if (judge) {
-        in = fopen(judge, "r");
-        if (!in)
-            lesson_fail(LESSON_USAGE, "--judge: cannot read %s: %s", judge, strerror(errno));
-        lesson_verify_relay(in, name);
-        fclose(in);
-        return lesson_verify_results(path, name, wstatus, argc, argv, first,
-                                     args_argc, args_argv, status);
+
+    /* warpsim's settings: verify's own, never the environment's. */
+    lesson_verify_clear_warpsim();
+    if (lesson_file_holds(lesson_verify_which(argv[first], found, sizeof found), "warpsim-summary v1"))
+        ws.warpsim = 2;
+    else if (ws.model)
+        ws.warpsim = 1;
+    if (ws.warpsim) {
+        if (!ws.model)
+            ws.model = "its";
+        if (!ws.seed)
+            ws.seed = "1";
+        setenv("WARPSIM_MODEL", ws.model, 1);
+        setenv("WARPSIM_SEED", ws.seed, 1);
+        if (ws.order)
+            setenv("WARPSIM_ORDER", ws.order, 1);
+        if (ws.error_exitcode)
+            setenv("WARPSIM_ERROR_EXITCODE", ws.error_exitcode, 1);
     }
+    if (ws.warpsim == 2) {
+        if (pipe(sfd) != 0)
+            lesson_fail(LESSON_USAGE, "pipe: %s", strerror(errno));
+        fcntl(sfd[0], F_SETFD, FD_CLOEXEC);
+        fcntl(sfd[0], F_SETFL, O_NONBLOCK);
+        snprintf(fd_text, sizeof fd_text, "%d", sfd[1]);
+        setenv("WARPSIM_SUMMARY_FD", fd_text, 1);
+    }
+    /* The results: a file with no name, which the program reaches only
+     * through the descriptor it is handed. */
     {
         const char *dir = getenv("TMPDIR");
-        char made[sizeof lesson_verify_tmp];
+        char made[4096];
         if (!dir || !*dir)
             dir = "/tmp";
         if (snprintf(made, sizeof made, "%s/lesson-dump-XXXXXX", dir) >= (int)sizeof made)
             lesson_fail(LESSON_USAGE, "TMPDIR is too long a path");
-        fd = mkstemp(made);
-        if (fd < 0)
+        rfd = mkstemp(made);
+        if (rfd < 0)
             lesson_fail(LESSON_USAGE, "cannot make a file in %s: %s", dir, strerror(errno));
-        close(fd);
-        memcpy(lesson_verify_tmp, made, strlen(made) + 1);   /* before any handler is set */
-        path = lesson_verify_tmp;
+        unlink(made);
+        snprintf(dump_arg, sizeof dump_arg, "/dev/fd/%d", rfd);
     }
     cmd = (char **)lesson_host_alloc(sizeof(char *) * (size_t)(argc + 3), "the command");
-    for (i = seconds ? 3 : 1; i < first; i += 2)
-        cmd[ncmd++] = argv[i + 1];
+    for (i = 1; i < first; i += 2)
+        if (strcmp(argv[i], "--wrap") == 0)
+            cmd[ncmd++] = argv[i + 1];
     for (i = first; i < argc; i++)
         cmd[ncmd++] = argv[i];
     cmd[ncmd++] = (char *)"--dump";
-    cmd[ncmd++] = path;
+    cmd[ncmd++] = dump_arg;
     cmd[ncmd] = NULL;
 
     fflush(stdout);
@@ -1399,6 +1653,8 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
         fprintf(stderr, "verify: cannot run %s: %s\n", cmd[0], strerror(errno));
         _exit(127);
     }
+    if (sfd[1] >= 0)
+        close(sfd[1]);
     signal(SIGTERM, lesson_verify_forward);
     signal(SIGINT, lesson_verify_forward);
     signal(SIGHUP, lesson_verify_forward);
@@ -1422,17 +1678,19 @@ static inline FILE *lesson_verify_start(int argc, char **argv, int *args_argc,
         ;
     lesson_verify_child = 0;
     free(cmd);
-    if (lesson_verify_expired) {
-        unlink(path);
+    if (lesson_verify_expired)
         exit(124);
-    }
     if (WIFSIGNALED(wstatus)) {
         printf("verify: %s was killed by signal %d (%s)\n", name, WTERMSIG(wstatus),
                strsignal(WTERMSIG(wstatus)));
-        unlink(path);
         exit(128 + WTERMSIG(wstatus));
     }
-    return lesson_verify_results(path, name, WEXITSTATUS(wstatus), argc, argv, first,
+    wstatus = WEXITSTATUS(wstatus);
+    if (sfd[0] >= 0)
+        wstatus = lesson_verify_summary(sfd[0], name, wstatus, &ws);
+    lseek(rfd, 0, SEEK_SET);
+    dump = fdopen(rfd, "rb");
+    return lesson_verify_results(dump, name, wstatus, argc, argv, first,
                                  args_argc, args_argv, status);
 }
 

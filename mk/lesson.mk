@@ -25,7 +25,10 @@
 #   NVCC=...     another toolkit; mk/toolkit.mk chooses flags by its version
 #   EMU=1        check (and `make run`) on warpsim, the CPU emulator, even
 #                where a GPU is; without a GPU, `make check` uses warpsim anyway
-#   SRC=mine.cu  check your own file against the sync expectations
+#   SRC=mine.cu  check your own file against the sync expectations, once
+#                scripts/device-only.py has proved it device code (it
+#                needs libclang's Python bindings: need-tools.sh check);
+#                where a GPU is, on the GPU and on warpsim side by side
 #   MINE=NAME    where SRC's programs go: build/NAME and build/emu/NAME
 #                (default: mine; make check-wrong uses wrong/F for each fix)
 #   JOBS=N       make check-wrong checks N wrong fixes at once (default 1)
@@ -62,8 +65,12 @@
 # it (a jobserver: forcing -j there would only warn, "resetting jobserver
 # mode", as make check-wrong's makes of each fix did).
 
-TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
-LESSON := $(notdir $(CURDIR))
+# TOP, the repository, as the lesson's Makefile named this file (../..):
+# relative, so that a checkout under a path with a space (~/my labs/) builds
+# (make takes no file name with a space; the commands here name none).
+space := $(subst ,, )
+TOP := $(or $(patsubst %/mk/,%,$(filter %/mk/,$(dir $(lastword $(MAKEFILE_LIST))))),.)
+LESSON := $(lastword $(subst /, ,$(CURDIR)))
 ifeq ($(filter -j% --jobserver%,$(shell printenv MAKEFLAGS)),)
   MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
@@ -76,6 +83,9 @@ ifneq ($(filter-out 1,$(PASCAL)),)
   $(error $(LESSON): PASCAL=$(PASCAL): PASCAL is 1 (compute_60 PTX) or unset)
 endif
 ifneq ($(SRC),)
+  ifneq ($(words $(SRC)),1)
+    $(error $(LESSON): SRC=$(SRC): a file name with a space, which make cannot take as a file: rename it (say, $(shell printf '%s' '$(SRC)' | tr ' ' _)))
+  endif
   ifeq ($(shell test -f '$(SRC)' && echo yes),)
     $(error $(LESSON): SRC=$(SRC): no such file (give a .cu file, relative to the lesson folder or absolute))
   endif
@@ -258,7 +268,7 @@ ifneq ($(HARNESS),)
 # of a program has them filtered out here.)
 harness_flags = $(filter-out %harness.cu -DLESSON_SRC_NAME=%,$(ALL_NVCCFLAGS))
 define harness_nvcc
-	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I$(CURDIR) -x cu -c $(1) -o $(2).unit.o
+	$(Q)$(RUN_NVCC) $(harness_flags) $(call light,$(1)) -DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I. -x cu -c $(1) -o $(2).unit.o
 	$(Q)$(RUN_NVCC) $(harness_flags) $(2).unit.o $(BUILD)/harness.o -o $(2)
 	$(Q)rm -f $(2).unit.o
 endef
@@ -311,16 +321,50 @@ endef
 $(foreach p,$(GPU_ONLY),$(if $($(p)_PARTS),$(eval $(call parts_program,$(p)))))
 endif
 
-# A learner's file, built with the same flags wherever it lives.
-$(BUILD)/$(MINE): $(SRC) $(if $(HARNESS),$(BUILD)/harness.o) $(TOP)/include/lesson.h FORCE | $(BUILD)
+# A learner's file, built with the same flags wherever it lives, once
+# scripts/device-only.py has proved it device code (device-only below).
+$(BUILD)/$(MINE): $(SRC) $(if $(HARNESS),$(BUILD)/harness.o) $(TOP)/include/lesson.h $(DEVICE_ONLY_GATE) FORCE | $(BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  NVCC    $(LESSON)/$@ from $(SRC)$(if $(HARNESS), and harness.cu)")
 ifeq ($(HARNESS),)
-	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$(SRC)) -I$(CURDIR) $(SRC) -o $@
+	$(Q)$(RUN_NVCC) $(ALL_NVCCFLAGS) $(call light,$(SRC)) -I. $(SRC) -o $@
 else
 	$(call harness_nvcc,$(SRC),$@)
 endif
 endif
+
+# device-only: scripts/device-only.py reads SRC with clang's CUDA front end
+# before any build of it, GPU or warpsim: a lesson file is device code
+# only (__device__ and __global__ functions, device variables, types,
+# constants, the lesson's own includes), the same in the GPU build
+# (__CUDA_ARCH__ of SM, or 8.0 and 9.0 where none is known) and the warpsim
+# build. A file it refuses is not built: a TAP block names its first line
+# that is not allowed, and the check fails. DEVICE_ONLY=0 skips it (for the
+# lesson's own tests of the checker, never for a student's file).
+DEVICE_ONLY ?= 1
+ifneq ($(filter-out 0 1,$(DEVICE_ONLY)),)
+  $(error $(LESSON): DEVICE_ONLY=$(DEVICE_ONLY): DEVICE_ONLY is 1 (check SRC first) or 0)
+endif
+DEVICE_ONLY_PY := $(or $(wildcard /usr/bin/python3),python3)
+DEVICE_ONLY_ARCH := $(if $(and $(SM),$(filter-out 1,$(PASCAL))),--arch $(SM)0)
+DEVICE_ONLY_GATE := $(if $(and $(SRC),$(HARNESS),$(filter 1,$(DEVICE_ONLY))),device-only)
+# (once, while make reads this file, for the goals that build SRC: a file
+# refused builds nothing, and its lines end the output)
+ifneq ($(DEVICE_ONLY_GATE),)
+  DEVICE_ONLY_TXT := build/$(MINE).device-only
+  ifneq ($(filter-out clean help check-wrong check-wrong-one pascal bench,$(GOALS)),)
+    DEVICE_ONLY_RC := $(shell mkdir -p '$(dir $(DEVICE_ONLY_TXT))' && \
+        $(DEVICE_ONLY_PY) $(TOP)/scripts/device-only.py --tap --lesson . $(DEVICE_ONLY_ARCH) \
+        --name '$(SRC_NAME)' '$(SRC)' >'$(DEVICE_ONLY_TXT)' 2>&1; echo $$?)
+  endif
+endif
+ifneq ($(filter-out 0,$(DEVICE_ONLY_RC)),)
+  CHECK_BINS := device-only
+  LAB_EMU :=
+endif
+.PHONY: device-only
+device-only:
+	$(Q)cat '$(DEVICE_ONLY_TXT)' 2>/dev/null; exit $(or $(DEVICE_ONLY_RC),0)
 
 # The judge: harness.cu with no lesson file and no CUDA (include/lesson.h).
 build/verify: harness.cu $(TOP)/include/lesson.h
@@ -337,7 +381,7 @@ $(BUILD) $(EMU_BUILD):
 # lets one at a time into warpsim's folder, so that no two write one object.
 WS_LOCK := $(if $(call which_cmd,flock),flock $(WS_DIR)/$(WS_B)/.make.lock)
 $(WS_LIB): FORCE
-	$(Q)mkdir -p $(WS_DIR)/$(WS_B) && $(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/libwarpsim.a
+	$(Q)mkdir -p $(WS_DIR)/$(WS_B) && $(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) TOP=.. $(WS_B)/libwarpsim.a
 
 # Rebuild when the flags change (WS_FLAGS=..., WS_CC=...).
 EMU_STAMP := $(EMU_BUILD)/.flags
@@ -348,7 +392,7 @@ endif
 
 # After the library: two makes in warpsim at once would build its objects twice.
 $(WS_DRIVER): $(WS_LIB) FORCE
-	$(Q)$(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) $(WS_B)/warpsim
+	$(Q)$(WS_LOCK) $(MAKE) --no-print-directory -s -C $(WS_DIR) TOP=.. $(WS_B)/warpsim
 
 ifeq ($(HARNESS),)
 $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
@@ -358,12 +402,31 @@ $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 $(EMU_BUILD)/$(MINE): $(SRC) $(WS_DEPS) FORCE | $(EMU_BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC)")
-	$(Q)$(call ws_build,$(SRC),$@,-I$(CURDIR))
+	$(Q)$(call ws_build,$(SRC),$@,-I.)
 else
 # $(call ws_harness_build,LESSON FILE,OUTPUT[,EXTRA FLAGS]): the same for
 # warpsim: the lesson file, compiled, and $(EMU_BUILD)/harness.o.
-ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I$(CURDIR) $(3)) && \
+# A fourth argument runs between the two (WS_LOCALIZE: on a student's object).
+ws_harness_build = $(call ws_compile,$(1),$(2).unit.o,-DLESSON_UNIT -DLESSON_SRC_NAME='"$(notdir $(1))"' -I. $(3)) && \
+    $(if $(4),$(call $(4),$(2).unit.o) &&) \
     $(call ws_link,$(2).unit.o $(EMU_BUILD)/harness.o,$(2)) && rm -f $(2).unit.o
+# $(call ws_localize,OBJECT): leaves global in a student's object only the
+# symbols harness.o takes from the lesson unit (the kernels,
+# lesson_delay_set, lesson_src_name: $(EMU_BUILD)/harness.keep, what
+# harness.o needs that neither the C library nor warpsim defines). On
+# warpsim device code is host code, and a function of the file named free
+# or exit must not replace the C library's for the harness and warpsim
+# (scripts/device-only.py has refused such a file already: this is the
+# second wall).
+ws_localize = objcopy --keep-global-symbols=$(EMU_BUILD)/harness.keep $(1)
+# (made whole under a name of its own, then renamed: makes side by side
+# may each make it)
+$(EMU_BUILD)/harness.keep: $(EMU_BUILD)/harness.o $(WS_LIB)
+	$(Q)t=$@.$$$$; { nm -D --defined-only $$($(WS_CC) -print-file-name=libc.so.6) $$($(WS_CC) -print-file-name=libm.so.6); \
+	  nm --defined-only $(WS_LIB); } 2>/dev/null | awk 'NF >= 3 { sub(/@.*/, "", $$3); print $$3 }' | sort -u >$$t.libs && \
+	nm -u $(EMU_BUILD)/harness.o | awk '{ sub(/@.*/, "", $$2); print $$2 }' | sort -u | comm -23 - $$t.libs >$$t && \
+	rm -f $$t.libs && mv -f $$t $@
+WS_LOCALIZE := $(if $(and $(call which_cmd,objcopy),$(call which_cmd,nm)),ws_localize)
 $(EMU_BUILD)/harness.o: harness.cu $(wildcard *.h *.cuh) $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
 	$(Q)$(call ws_compile,harness.cu,$@,-DLESSON_HARNESS)
@@ -371,16 +434,16 @@ $(EMU_BUILD)/%: %.cu $(EMU_BUILD)/harness.o $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUIL
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ = harness.o + $<")
 	$(Q)$(call ws_harness_build,$<,$@)
 
-$(EMU_BUILD)/$(MINE): $(SRC) $(EMU_BUILD)/harness.o $(WS_DEPS) FORCE | $(EMU_BUILD)
+$(EMU_BUILD)/$(MINE): $(SRC) $(EMU_BUILD)/harness.o $(if $(WS_LOCALIZE),$(EMU_BUILD)/harness.keep) $(WS_DEPS) $(DEVICE_ONLY_GATE) FORCE | $(EMU_BUILD)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC) and harness.cu")
-	$(Q)$(call ws_harness_build,$(SRC),$@)
+	$(Q)$(call ws_harness_build,$(SRC),$@,,$(WS_LOCALIZE))
 # EMU_TOO's programs with a main of their own (lesson 06's cg.cu), alone.
 EMU_ALONE := $(filter-out $(HARNESS_PROGRAMS),$(EMU_TOO))
 ifneq ($(EMU_ALONE),)
 $(addprefix $(EMU_BUILD)/,$(EMU_ALONE)): $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
-	$(Q)$(call ws_build,$<,$@,-I$(CURDIR))
+	$(Q)$(call ws_build,$<,$@,-I.)
 endif
 endif
 
@@ -401,18 +464,37 @@ check: $(CHECK_BINS)
 	rc=0; $(CHECK) --target $(CHECK_TARGET) --why "$(CHECK_WHY)" $(CHECK_ARGS) || rc=$$?; \
 	test $$rc -eq 77 || exit $$rc
 else
-# Lab mode: the GPU checks, then the warpsim checks; both must pass.
-check: $(CHECK_BINS)
-	$(Q)test -f "$(SRC)" || { echo "$(LESSON): SRC=$(SRC): no such file" >&2; exit 2; }; \
-	log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
-	gpu=0; $(CHECK) --target gpu $(CHECK_ARGS) >"$$log" 2>&1 || gpu=$$?; cat "$$log"; \
-	g=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
-	emu=0; $(CHECK) --target emu $(LAB_EMU_ARGS) >"$$log" 2>&1 || emu=$$?; cat "$$log"; \
-	e=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' "$$log" | tail -n 1); \
+# Lab mode: the GPU checks and the warpsim checks side by side, each half
+# as soon as its own programs are built (warpsim's runs while nvcc still
+# builds the GPU's); both must pass. Their output is shown in turn, the
+# GPU's first, then a line for each and, when one failed, its first failure
+# again, last. CHECK_TIME_LOG gets a line for each half too ("lab-gpu",
+# "lab-emu": its seconds from its start, when its programs were built).
+LAB_LOG := build/$(MINE).lab
+.PHONY: lab-gpu lab-emu
+lab_half = t0=$${EPOCHREALTIME:-}; rc=0; $(CHECK) $(2) >$(LAB_LOG).$(1) 2>&1 || rc=$$?; echo $$rc >$(LAB_LOG).$(1).rc; \
+    if [ -n "$${CHECK_TIME_LOG:-}" ] && [ -n "$$t0" ]; then \
+        awk -v a="$$t0" -v b="$$EPOCHREALTIME" -v h=$(1) 'BEGIN { printf "%.2f\tlab-%s\tthe %s half of make check SRC=\t-\n", b - a, h, h }' >>"$$CHECK_TIME_LOG"; fi
+lab-gpu: $(filter-out $(EMU_BUILD)/$(MINE) $(WS_DRIVER),$(CHECK_BINS))
+	$(Q)$(call lab_half,gpu,--target gpu $(CHECK_ARGS))
+lab-emu: $(EMU_BUILD)/$(MINE) $(WS_DRIVER) $(VERIFY)
+	$(Q)$(call lab_half,emu,--target emu $(LAB_EMU_ARGS))
+check: lab-gpu lab-emu
+	$(Q)cat $(LAB_LOG).gpu $(LAB_LOG).emu; gpu=$$(cat $(LAB_LOG).gpu.rc); emu=$$(cat $(LAB_LOG).emu.rc); \
+	g=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' $(LAB_LOG).gpu | tail -n 1); \
+	e=$$(grep -E '^[0-9]+ passed, [0-9]+ failed$$' $(LAB_LOG).emu | tail -n 1); \
 	echo "# $(SRC_NAME) on the GPU: $$(test $$gpu -eq 0 && echo passed || echo FAILED) ($${g:-no summary})"; \
 	echo "# $(SRC_NAME) on warpsim: $$(test $$emu -eq 0 && echo passed || echo FAILED) ($${e:-no summary})"; \
-	p=$$(( $${g%% passed*} + $${e%% passed*} )); f=$$(( $$(echo "$${g:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/') + $$(echo "$${e:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/') )); \
-	echo "$$p passed, $$f failed"; \
+	for h in gpu emu; do \
+	    if grep -q '^# ==== the first failure' $(LAB_LOG).$$h; then \
+	        echo "# ---- on $$(test $$h = gpu && echo the GPU || echo warpsim):"; \
+	        sed -n '/^# ==== the first failure/,/^[0-9]* passed, /p' $(LAB_LOG).$$h | sed '$$d'; break; \
+	    fi; \
+	done; \
+	gp=$${g%% passed*}; ep=$${e%% passed*}; gf=$$(echo "$${g:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/'); \
+	ef=$$(echo "$${e:-0 passed, 1 failed}" | sed 's/.*, \([0-9]*\) failed/\1/'); \
+	echo "$$(( $${gp:-0} + $${ep:-0} )) passed, $$(( gf + ef )) failed"; \
+	rm -f $(LAB_LOG).gpu $(LAB_LOG).emu $(LAB_LOG).gpu.rc $(LAB_LOG).emu.rc; \
 	test $$gpu -eq 0 && test $$emu -eq 0
 endif
 
@@ -431,7 +513,7 @@ WRONG_LIMIT ?= 150
 .PHONY: check-wrong-one
 check-wrong: $(VERIFY) $(if $(HAVE_WS_CC),$(WS_DRIVER) $(WS_LIB)) \
              $(if $(HARNESS),$(if $(HAVE_NVCC),$(if $(filter gpu,$(CHECK_TARGET)),$(BUILD)/harness.o)) \
-                             $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o))
+                             $(if $(HAVE_WS_CC),$(EMU_BUILD)/harness.o $(if $(WS_LOCALIZE),$(EMU_BUILD)/harness.keep)))
 ifeq ($(WRONG),)
 	@echo "skipped: $(LESSON) has no wrong fixes (wrong/*.cu)"
 else

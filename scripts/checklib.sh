@@ -17,7 +17,11 @@
 #                           harness.cu): every program runs as
 #                           `VERIFY PROG ARGS`, and only VERIFY's verdict counts
 #   --timeout SECONDS       bound on every run (default: 20 on warpsim, 60 on
-#                           the GPU; with --only-sync 15 and 30)
+#                           the GPU; with --only-sync 15 on both: on an H100
+#                           no process of a lesson's check took more than
+#                           4.7 s, racecheck's and batches of 55 runs
+#                           included (docs/results/make-check.times.tsv),
+#                           and a kernel that never ends costs no more)
 # DEMO (environment): the demonstrations to run, see demo_select.
 # It sets SYNC, LEGACY, TARGET, ONLY_SYNC, SYNC_NAME and PRE_VOLTA (1 when
 # the programs run the pre-Volta code path: compute_60, `make pascal`) for
@@ -76,8 +80,15 @@
 # (run_bounded, ok, diag) first waits for what is pending.
 # A failed expectation's # lines start with `# locate: LINE`, the first line
 # of the run that locates the problem (warpsim's report with file:line and
-# lanes, compute-sanitizer's first hazard, the kernel a hang was in, the
-# first mismatch), then what ran and the last lines of its output.
+# lanes, compute-sanitizer's first hazard, a failed assert, the kernel a
+# hang was in, the first mismatch), then what ran and the last lines of its
+# output; a failure alike an earlier one (the same words and source lines)
+# is one line naming it. `make check SRC=` (--only-sync) that failed ends
+# with its first failure again: the locating line, how many were alike, the
+# command that makes the run again and the one that draws it.
+# On warpsim the model and seed are build/verify's options (--model,
+# --seed), and the counts are those of the summary verify read through its
+# own channel; WARPSIM_* variables around the check are dropped, with a line.
 #
 # Output is TAP-like: one `ok N - what` or `not ok N - what` per expectation,
 # `# ` detail lines, and last `N passed, N failed`. Exit status: 0 every
@@ -176,7 +187,7 @@ check_begin() {
             emu:0) CHECK_TIMEOUT=20 ;;
             emu:1) CHECK_TIMEOUT=15 ;;
             gpu:0) CHECK_TIMEOUT=60 ;;
-            gpu:1) CHECK_TIMEOUT=30 ;;
+            gpu:1) CHECK_TIMEOUT=15 ;;
         esac
     fi
     case "$CHECK_TIMEOUT" in
@@ -185,6 +196,7 @@ check_begin() {
     if [ -z "$CHECK_BUDGET" ] && [ "$ONLY_SYNC" = 1 ]; then
         if [ "$TARGET" = emu ]; then CHECK_BUDGET=50; else CHECK_BUDGET=60; fi
     fi
+    CHECK_JOBS_ASKED=$CHECK_JOBS
     if [ "$ONLY_SYNC" = 1 ] || [ -n "$CHECK_BUDGET" ] || [ "$CHECK_FIRST_FAIL" = 1 ]; then
         CHECK_JOBS=1
     fi
@@ -200,6 +212,15 @@ check_begin() {
     if [ -n "$VERIFY" ] && [ ! -x "$VERIFY" ]; then
         printf '%s: %s is not an executable program\n' "$0" "$VERIFY" >&2; exit 2
     fi
+    # warpsim's settings decide verdicts: they are the checker's (verify
+    # --model, --seed), never the environment's. What was set around the
+    # check is dropped here, with one line saying so.
+    local v
+    CHECK_WS_DROPPED=
+    for v in $(compgen -e WARPSIM_); do
+        CHECK_WS_DROPPED+=" $v=${!v}"
+        unset "$v"
+    done
     CHECK_START=$SECONDS
     CHECK_T0=${EPOCHREALTIME:-}
     [ -n "$SYNC" ] || check_usage
@@ -213,6 +234,11 @@ check_begin() {
         return
     fi
     printf '# checking on the %s\n' "$(target_name)"
+    if [ "$TARGET" = emu ] && [[ " $EMU_MODELS " == *' lockstep '* ]]; then
+        printf "# lockstep, one of warpsim's models, runs each warp's lanes together; it does not model the pre-Volta rules (a shuffle or __syncwarp on both sides of a branch is undefined before 7.0): a pass under it is no pass on a pre-Volta GPU\n"
+    fi
+    [ -z "$CHECK_WS_DROPPED" ] ||
+        printf "# ignored:%s: the checker sets warpsim's settings itself (build/verify --model, --seed)\n" "$CHECK_WS_DROPPED"
     [ "$ONLY_SYNC" = 0 ] || printf '# only-sync: %s must meet what sync.cu meets\n' \
         "$([ "$SYNC_NAME" = sync ] && printf '%s' "$SYNC" || printf '%s' "$SYNC_NAME")"
     find_path
@@ -443,6 +469,7 @@ ok() {
 
 not_ok() {
     check_sync
+    CHECK_LAST_WHAT=$*
     CHECK_N=$((CHECK_N + 1)); CHECK_FAILED=$((CHECK_FAILED + 1))
     printf 'not ok %d - %s\n' "$CHECK_N" "$*"
 }
@@ -460,13 +487,14 @@ diag_output() {
 
 # locate_line: the first line of the last run that locates its problem:
 # warpsim's first report (file:line, lanes), a hang, compute-sanitizer's
-# first hazard or error, verify's word on a crash or missing results, the
+# first hazard or error, a failed assert (the GPU's and the C library's
+# lines name the file:line, the GPU's the thread), verify's word on a crash or missing results, the
 # kernel a run that never ended was in, the first mismatch; else its status.
 locate_line() {
     local line
-    line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E \
-        '^warpsim: ([a-z]|HANG)|HANG detected|^=+ +(Error|Warning|Invalid|Barrier|Race|Potential|.*[Hh]azard)|^verify: ' |
-        grep -v -E '^warpsim: [0-9]+ race' | head -n 1)
+    line=$(printf '%s\n' "$RUN_OUT" | grep -E \
+        '^warpsim: ([a-z]|HANG)|HANG detected|^=+ +(Error|Warning|Invalid|Barrier|Race|Potential|.*[Hh]azard)|Assertion .* failed|^verify: ' |
+        grep -v -E '^warpsim: [0-9]+ race|^verify: warpsim summary: ' | head -n 1)
     if [ -z "$line" ] && [ "$RUN_RC" = 125 ] && [ -n "$CHECK_HUNG_FIRST" ]; then
         line="$CHECK_HUNG_FIRST; then the check's ${CHECK_BUDGET}s ran out"
     elif [ -z "$line" ] && [ "$RUN_RC" = 124 ]; then
@@ -478,6 +506,8 @@ locate_line() {
         fi
     fi
     [ -n "$line" ] || line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E '^ +[a-z][a-z ]* -?[0-9]+: expected ')
+    [ -n "$line" ] || line=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -E '^verify: warpsim summary: ' |
+                             grep -v -E ': 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 0 other')
     [ -n "$line" ] || line="exit status $RUN_RC: $(describe_rc "$RUN_RC")"
     printf '%s\n' "$line" | sed 's/^=* *//'
 }
@@ -492,14 +522,67 @@ in_kernel() {
 
 # diag_failure STATUS_TEXT CMD...: the # lines of a failed expectation:
 # the locating line first, then what happened, the command, and the last
-# lines of its output (bounded, so that nothing scrolls the first away).
+# lines of its output (bounded, so that nothing scrolls the first away);
+# see fail_report.
 diag_failure() {
     local status=$1; shift
-    printf '# locate: %s\n' "$(locate_line)"
-    diag "$status" "command: $*"
-    [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
+    if fail_report "$(locate_line)" "$*" "$DRAW_HINT" "$status"; then diag_output 12; fi
     DRAW_HINT=
-    diag_output 12
+}
+
+# fail_report LOCATE AGAIN DRAW LINE...: after a not ok, its # lines: the
+# locating line, LINE..., the command that makes the run again (AGAIN) and
+# the one that draws it (DRAW); status 0, and the caller adds the run's
+# last lines. When an earlier failure had the same locating line, one line
+# says so instead (status 1): a wrong file fails many expectations the
+# same way. The first failure is kept for check_end's closing block.
+declare -A CHECK_SAME_AS=() CHECK_SAME_COUNT=()
+CHECK_FIRST_BLOCK=()
+CHECK_LAST_WHAT=
+CHECK_FIRST_KEY=
+fail_report() {
+    local locate=$1 again=$2 draw=$3 key; shift 3
+    printf '# locate: %s\n' "$locate"
+    # alike: the same words and source lines, whatever the lanes, warps,
+    # indexes, masks and values
+    key=$(printf '%s\n' "$locate" | sed -E 's/(^|[^:0-9])(0x)?[0-9a-f]*[0-9][0-9a-f]*/\1N/g')
+    if [ -n "${CHECK_SAME_AS[$key]+x}" ]; then
+        CHECK_SAME_COUNT[$key]=$((CHECK_SAME_COUNT[$key] + 1))
+        printf '# alike: not ok %s above\n' "${CHECK_SAME_AS[$key]}"
+        return 1
+    fi
+    CHECK_SAME_AS[$key]=$CHECK_N
+    CHECK_SAME_COUNT[$key]=1
+    if [ ${#CHECK_FIRST_BLOCK[@]} -eq 0 ]; then
+        CHECK_FIRST_BLOCK=("not ok $CHECK_N - $CHECK_LAST_WHAT" "$locate" "$again" "$draw")
+        CHECK_FIRST_KEY=$key
+    fi
+    [ $# -eq 0 ] || diag "$@"
+    [ -z "$again" ] || diag "command: $again"
+    [ -z "$draw" ] || diag "$draw"
+    return 0
+}
+
+# closing_block: for `make check SRC=` (--only-sync) that failed, the first
+# failure again, last, where a student looks: its locating line, how many
+# failures were alike, the one command that makes the run again (from the
+# lesson folder) and the one that draws it.
+closing_block() {
+    local locate where top
+    [ "$ONLY_SYNC" = 1 ] && [ "$CHECK_FAILED" -gt 0 ] && [ ${#CHECK_FIRST_BLOCK[@]} -gt 0 ] || return 0
+    locate=${CHECK_FIRST_BLOCK[1]}
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    where=$(realpath --relative-to="$top" "$PWD" 2>/dev/null || printf '%s' "$PWD")
+    printf '# ==== the first failure'
+    if [ "$CHECK_FAILED" -gt 1 ]; then
+        printf ' of %d; %d alike' "$CHECK_FAILED" "${CHECK_SAME_COUNT[$CHECK_FIRST_KEY]}"
+    fi
+    printf ' ====\n'
+    printf '# %s\n' "${CHECK_FIRST_BLOCK[0]}"
+    printf '# locate: %s\n' "$locate"
+    if [ "$where" = . ]; then where=''; else where=" (in $where)"; fi
+    [ -z "${CHECK_FIRST_BLOCK[2]}" ] || printf '# again%s: %s\n' "$where" "${CHECK_FIRST_BLOCK[2]}"
+    [ -z "${CHECK_FIRST_BLOCK[3]}" ] || printf '# %s\n' "${CHECK_FIRST_BLOCK[3]}"
 }
 
 # draw_hint MODEL CMD...: sets DRAW_HINT to the one command that draws a
@@ -508,25 +591,34 @@ diag_failure() {
 WS_DRIVER_BIN=${WS_DRIVER_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/warpsim/build/warpsim}
 DRAW_HINT=
 draw_hint() {
-    local model=$1 prog where warp=0 block=0 driver; shift
+    local model=$1 prog where warp=0 block=0 driver report other='' w2 b2; shift
     DRAW_HINT=
     [ -x "$WS_DRIVER_BIN" ] || return 0
-    where=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -oE 'warp [0-9]+ \(thread [0-9]+, block [0-9]+\)' | head -n 1)
+    # the warp of the first report (the locating line), not of a later one
+    report=$(locate_line)
+    where=$(printf '%s\n' "$report" | grep -oE 'warp [0-9]+ \(thread [0-9]+, block [0-9]+\)' | head -n 1)
     if [ -n "$where" ]; then
         warp=$(printf '%s' "$where" | sed -E 's/^warp ([0-9]+) .*/\1/')
         block=$(printf '%s' "$where" | sed -E 's/.*block ([0-9]+)\)$/\1/')
     else    # a race names its threads as (block B, warp W, lane L)
-        where=$(printf '%s\n' "$RUN_OUT" | grep -m 1 -oE '\(block [0-9]+, warp [0-9]+, lane [0-9]+\)' | head -n 1)
+        where=$(printf '%s\n' "$report" | grep -oE '\(block [0-9]+, warp [0-9]+, lane [0-9]+\)')
         if [ -n "$where" ]; then
-            block=$(printf '%s' "$where" | sed -E 's/^\(block ([0-9]+),.*/\1/')
-            warp=$(printf '%s' "$where" | sed -E 's/.*warp ([0-9]+),.*/\1/')
+            block=$(printf '%s\n' "$where" | head -n 1 | sed -E 's/^\(block ([0-9]+),.*/\1/')
+            warp=$(printf '%s\n' "$where" | head -n 1 | sed -E 's/.*warp ([0-9]+),.*/\1/')
+            # a race between two warps: the other side's warp, named (the
+            # driver draws one warp a picture)
+            b2=$(printf '%s\n' "$where" | sed -n 2p | sed -E 's/^\(block ([0-9]+),.*/\1/')
+            w2=$(printf '%s\n' "$where" | sed -n 2p | sed -E 's/.*warp ([0-9]+),.*/\1/')
+            if [ -n "$w2" ] && { [ "$w2" != "$warp" ] || [ "$b2" != "$block" ]; }; then
+                other=" (the race's other side is warp $w2 of block $b2: --trace-block $b2 --trace-warp $w2 draws it)"
+            fi
         fi
     fi
     driver=$(realpath --relative-to=. "$WS_DRIVER_BIN" 2>/dev/null || printf '%s' "$WS_DRIVER_BIN")
     case "$driver" in */*) ;; *) driver=./$driver ;; esac               # runnable as typed
     [ "${#driver}" -le "${#WS_DRIVER_BIN}" ] || driver=$WS_DRIVER_BIN     # the shorter
     prog=$(basename "$1")
-    DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*"
+    DRAW_HINT="draw it: $driver --trace $prog-$model.svg --trace-block $block --trace-warp $warp --model $model --seed $EMU_SEED $*$other"
 }
 
 # program_of CMD...: sets PROGRAM_OF to the lesson program in a command
@@ -589,10 +681,18 @@ run_limited() {
     fi
     # The time limit: VERIFY's own (--timeout, as timeout -k 5 would: one
     # process less a run), else timeout's.
+    # On warpsim, VERIFY sets the model and seed itself (--model, --seed:
+    # it drops every WARPSIM_* variable it inherits); a program judged by
+    # itself (a stand-in) gets them in the environment.
     local cmd=(timeout -k 5 "$RUN_LIMIT" "$@") t0=${EPOCHREALTIME:-}
     [ -z "$VERIFY" ] || cmd=("$VERIFY" --timeout "$RUN_LIMIT" "${@:2}")
-    if [ -n "$model" ]; then
-        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED "${lock[@]}" "${cmd[@]}" 2>&1)
+    if [ -n "$model" ] && [ -n "$VERIFY" ]; then
+        cmd=("$VERIFY" --timeout "$RUN_LIMIT" --model "$model" --seed "$EMU_SEED"
+             ${CHECK_WS_EXITCODE:+--error-exitcode "$CHECK_WS_EXITCODE"} "${@:2}")
+        RUN_OUT=$("${lock[@]}" "${cmd[@]}" 2>&1)
+    elif [ -n "$model" ]; then
+        RUN_OUT=$(WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED WARPSIM_ERROR_EXITCODE=${CHECK_WS_EXITCODE:-0} \
+                  "${lock[@]}" "${cmd[@]}" 2>&1)
     else
         RUN_OUT=$("${lock[@]}" "${cmd[@]}" 2>&1)
     fi
@@ -700,13 +800,31 @@ last_match() {
     return 0
 }
 
+# repro_cmd MODEL CMD...: the one command that makes the run of CMD under
+# warpsim's MODEL again, as the checker made it.
+repro_cmd() {
+    local model=$1; shift
+    if [ -n "$VERIFY" ]; then
+        printf '%s --model %s --seed %s %s' "$VERIFY" "$model" "$EMU_SEED" "$*"
+    else
+        printf 'WARPSIM_MODEL=%s WARPSIM_SEED=%s %s' "$model" "$EMU_SEED" "$*"
+    fi
+}
+
 # warpsim_summary: warpsim's summary line of the last run ("3 races, 0
 # hangs, ... (model its, seed 1)"), empty when there is none; WS_SUMMARY
 # holds it after warpsim_summary_set.
+# Under VERIFY the summary is the one verify read through its own channel
+# (`verify: warpsim summary: ...`), never a line the program printed: a
+# warpsim that writes no such channel yet (and a stand-in) has its own
+# line read instead.
 WS_SUMMARY=
 warpsim_summary_set() {
     WS_SUMMARY=
-    case "$RUN_OUT" in *'warpsim: '*) last_match '^warpsim: ([0-9]+ race.*)$'; WS_SUMMARY=$LAST_MATCH ;; esac
+    case "$RUN_OUT" in
+        *'verify: warpsim summary: '*) last_match '^verify: warpsim summary: ([0-9]+ race.*)$'; WS_SUMMARY=$LAST_MATCH ;;
+        *'warpsim: '*) last_match '^warpsim: ([0-9]+ race.*)$'; WS_SUMMARY=$LAST_MATCH ;;
+    esac
 }
 warpsim_summary() {
     warpsim_summary_set
@@ -731,7 +849,8 @@ warpsim_count() {
 # warpsim_clean: whether the last run's summary reports nothing.
 warpsim_clean() {
     warpsim_summary_set
-    [[ $WS_SUMMARY == '0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'* ]]
+    [[ $WS_SUMMARY == '0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'* ]] &&
+        [[ $WS_SUMMARY != *' other report'* || $WS_SUMMARY == *', 0 other reports'* ]]
 }
 
 # result_of: the detail of the last run's `result:` line; RESULT_OF holds
@@ -760,15 +879,15 @@ expect_right() {
     program_dead "$@" && return
     if [ "$TARGET" = emu ]; then
         for model in $EMU_MODELS; do
-            export WARPSIM_ERROR_EXITCODE=$WARPSIM_REPORTED
+            CHECK_WS_EXITCODE=$WARPSIM_REPORTED
             run_limited "$model" -- "$@"
-            unset WARPSIM_ERROR_EXITCODE
+            CHECK_WS_EXITCODE=
             if [ "$RUN_RC" -ne 0 ] || ! run_says 'result: ok'; then
                 note_dead "$@"
                 not_ok "$what"
                 draw_hint "$model" "$@"
                 diag_failure "under warpsim's $model model: exit status $RUN_RC: $(describe_rc "$RUN_RC")" \
-                     "WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
+                     "$(repro_cmd "$model" "$@")"
                 return
             fi
         done
@@ -820,12 +939,15 @@ expect_wrong() {
 # thread scheduling to show. On the Volta-and-newer path (and on warpsim's
 # its model) it is `expect_wrong "SUBJECT BUG"`. On the pre-Volta path
 # (PRE_VOLTA=1: compute_60 code, which opts into pre-Volta scheduling even
-# on a new GPU) the same run must be right: if it is not, the checker's
-# picture of the pre-Volta path is wrong, and it says so.
+# on a new GPU) nothing is expected: the programming model promises this
+# code right there no more than it promises it wrong (implicit warp
+# synchronicity was never part of it), and no Pascal GPU's run is recorded;
+# the run is made and what it did is said (observe). The recorded compute_60
+# runs on an H100 were right (docs/results/*.compute_60.txt).
 expect_its_bug() {
     local subject=$1 bug=$2; shift 2
     if [ "$PRE_VOLTA" = 1 ]; then
-        expect_right "${subject%:}: right on the pre-Volta path, as pre-Volta scheduling makes it; that is not correctness (${*:2})" "$@"
+        observe "${subject%:} on the pre-Volta path (${*:2})" "$@"
     else
         expect_wrong "$subject $bug" "$@"
     fi
@@ -872,7 +994,7 @@ observe() {
     fi
     check_cached_as any - "$VERIFY" "$@" || run_bounded "$@"
     [ "$TARGET" != emu ] || what="$what (warpsim, model $EMU_MODEL)"
-    [ "$PRE_VOLTA" = 0 ] || why='pre-Volta scheduling made it right; that is not correctness'
+    [ "$PRE_VOLTA" = 0 ] || why='right on this run of the pre-Volta path, which the programming model does not promise either: not correctness'
     result_of_set
     case "$RUN_RC" in
         0) diag "$what: matched the CPU ($RESULT_OF); $why" ;;
@@ -947,6 +1069,16 @@ check_prefetch() {
     local -A members=() takes=() seen=()
     local -a groups=() alone=() shared=() runs=() cmdw=() alone_runs=() shared_runs=()
     [ "$TARGET" = gpu ] && [ "$CHECK_BATCH" = 1 ] || return 0
+    # The expectations of a student's check (--only-sync, a time budget,
+    # CHECK_FIRST_FAIL) are taken one at a time, in order; the runs made
+    # first for them that may share the GPU are made side by side all the
+    # same (up to 4 processes, or CHECK_JOBS when set): each is kept until
+    # its expectation takes it.
+    if [ "$jobs" -eq 1 ] && [ -z "$CHECK_JOBS_ASKED" ]; then
+        jobs=$(nproc 2>/dev/null || echo 1)
+        [ "$jobs" -le 4 ] || jobs=4
+    fi
+    CHECK_PREFETCH_JOBS=$jobs
     CHECK_BATCH_DIR=$(mktemp -d "${TMPDIR:-/tmp}/check-batch.XXXXXX") || return 0
     trap check_cleanup EXIT
     trap 'exit 130' INT TERM
@@ -1058,7 +1190,7 @@ check_prefetch() {
 # check_hung_first N: after check_prefetch's N batch runs, sets
 # CHECK_HUNG_FIRST to what the first of them that never ended (in the
 # plan's order; under compute-sanitizer too) says of it ("sync never ended
-# in a run made first (under racecheck): stopped after 30s in kernel
+# in a run made first (under racecheck): stopped after 15s in kernel
 # K<<<B, T>>> (the last it launched)"), empty when none did. A check whose
 # time runs out after such a run (CHECK_BUDGET, under which no run is made
 # one by one: its remaining runs not run) names it.
@@ -1165,7 +1297,7 @@ check_batch_run() {
 # it had run alone (and, under a tool, the tool's summary after it); up to
 # CHECK_JOBS runs at a time.
 check_batch_judge() {
-    local k c=0 jobs=$CHECK_JOBS
+    local k c=0 jobs=${CHECK_PREFETCH_JOBS:-$CHECK_JOBS}
     for k; do
         [ -f "$CHECK_BATCH_DIR/$k.status" ] || continue
         while [ "$c" -ge "$jobs" ]; do wait -n; c=$((c - 1)); done
@@ -1281,13 +1413,13 @@ emulate() {
         fi
         if [ "$fail" = 1 ]; then
             not_ok "$what"
-            printf '# locate: %s\n' "$(locate_line)"
-            diag "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
-                 "warpsim: ${summary:-no summary}" "command: WARPSIM_MODEL=$model WARPSIM_SEED=$EMU_SEED ${VERIFY:+$VERIFY }$*"
             draw_hint "$model" "$@"
-            [ -z "$DRAW_HINT" ] || diag "$DRAW_HINT"
+            if fail_report "$(locate_line)" "$(repro_cmd "$model" "$@")" "$DRAW_HINT" \
+                   "under warpsim's $model model: exit status $RUN_RC ($(describe_rc "$RUN_RC"))" \
+                   "warpsim: ${summary:-no summary}"; then
+                diag_output 12
+            fi
             DRAW_HINT=
-            diag_output 12
             return
         fi
         if [ -z "$line" ]; then     # the first model's evidence
@@ -1346,9 +1478,8 @@ sanitize() {
     count=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ (hazards|errors)' | head -n 1 | cut -d' ' -f1)
     if [ "$RUN_RC" -eq 124 ] || [ -z "$summary" ]; then
         not_ok "$what"
-        printf '# locate: %s\n' "$(locate_line)"
-        diag "compute-sanitizer gave no summary (exit status $RUN_RC)"
-        diag_output 12
+        ! fail_report "$(locate_line)" "" "" "compute-sanitizer gave no summary (exit status $RUN_RC)" ||
+            diag_output 12
     elif [ "$expect" = clean ] && [ "$RUN_RC" -eq 0 ] && [ "${count:-0}" -eq 0 ]; then
         ok "$what"
         diag "$summary"
@@ -1358,9 +1489,7 @@ sanitize() {
         printf '%s\n' "$RUN_OUT" | grep -m 2 -E 'Potential|Race reported|hazard detected' | sed 's/^=* */#   /'
     else
         not_ok "$what"
-        printf '# locate: %s\n' "$(locate_line)"
-        diag "$summary (exit status $RUN_RC)"
-        diag_output 12
+        ! fail_report "$(locate_line)" "" "" "$summary (exit status $RUN_RC)" || diag_output 12
     fi
 }
 
@@ -1370,6 +1499,7 @@ check_end() {
     check_sync
     [ "$CHECK_NOT_RUN" -eq 0 ] ||
         printf '# %d more runs not run after a program hung or crashed (see the not ok above)\n' "$CHECK_NOT_RUN"
+    closing_block
     printf '%d passed, %d failed\n' "$CHECK_PASSED" "$CHECK_FAILED"
     [ "$CHECK_FAILED" -eq 0 ] && [ "$CHECK_PASSED" -gt 0 ]
     exit $?

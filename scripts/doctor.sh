@@ -49,6 +49,15 @@ if [ -n "$old_nvcc" ]; then
 else
     line "CUDA 11.8/12.x" "not found (scripts/get-cuda-11.8.sh installs CUDA 11.8, 1.6 GB)"
 fi
+py=python3
+[ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+libclang=$("$py" -c 'import clang.cindex as c; c.Index.create(); print("present")' 2>/dev/null ||
+           echo "not found (scripts/need-tools.sh check installs python3-clang-14)")
+line libclang "$libclang (make check SRC= reads a student's file with it)"
+case "$root" in
+    *' '*) line checkout "$root (a space in the path: the lessons' makes name no file by it; SRC= takes no file name with a space)" ;;
+    *) line checkout "$root" ;;
+esac
 for t in pandoc weasyprint pdfinfo gnuplot bats shellcheck; do
     if ! have "$t"; then line "$t" "not found"; continue; fi
     case "$t" in
@@ -84,7 +93,10 @@ if [ -n "$old_nvcc" ] && have nvcc && nvcc --version | grep -q 'release 1[3-9]\.
 else
     echo "  make compat  needs both CUDA 11.8 (or 12.x) and CUDA 13: it builds with what it finds and says what is missing"
 fi
-if [ -n "$gpu" ] && have nvcc && [ "$warpsim" = yes ]; then
+if [ "$libclang" != present ]; then
+    echo "  make grade   cannot check a student's file: it needs libclang's Python bindings"
+    echo "               (scripts/need-tools.sh check installs them; make check SRC= the same)"
+elif [ -n "$gpu" ] && have nvcc && [ "$warpsim" = yes ]; then
     echo "  make grade   grades lessons/*/mine.cu on the GPU and on warpsim (a file passes only if both pass)"
 elif [ "$warpsim" = yes ]; then
     echo "  make grade   grades lessons/*/mine.cu on warpsim (no GPU here)"

@@ -173,25 +173,126 @@ steady() { grep -v -e '^# made first: ' -e 'results written to' <<<"$1"; }
     assert_failure 3
 }
 
-@test "verify makes the program's results file in TMPDIR and removes it however it ends, stopped by a signal too" {
+@test "verify hands the program its results file with no name: nothing in TMPDIR for it to find, and none left" {
     local pid i d=$T/tmpdir
     mkdir -p "$d"
     TMPDIR=$d run "$L/build/verify" "$E/sync" -n 1000
     assert_success
+    refute_output --partial 'results written'
+    refute_output --partial "$d"
     [ -z "$(ls -A "$d")" ] || fail "a right run left $(ls "$d")"
-    # SIGTERM while the program runs (one that ignores it): verify passes
-    # it on and ends, and takes the results file with it
+    # while the program runs, its results file has no name in TMPDIR
     NEVER_ENDS_PIDS=$T/pids-term TMPDIR=$d "$L/build/verify" "$FIXTURES/never-ends.sh" -n 1 \
         >/dev/null 2>&1 3>&- &
     pid=$!
     for ((i = 0; i < 50; i++)); do [ -s "$T/pids-term" ] && break; sleep 0.1; done
-    [ "$(find "$d" -name 'lesson-dump-*' | wc -l)" -eq 1 ] || fail "no results file in TMPDIR while it runs"
+    [ -z "$(ls -A "$d")" ] || fail "a results file with a name while it runs: $(ls "$d")"
     kill -TERM "$pid"
     wait "$pid" || true
     # shellcheck disable=SC2046   # two pids
     kill -9 $(cat "$T/pids-term") 2>/dev/null || true
-    [ -z "$(ls -A "$d")" ] || fail "verify stopped by SIGTERM left $(ls "$d")"
     TMPDIR=/nonexistent-dir run "$L/build/verify" "$E/sync" -n 1000
     assert_failure 2
     assert_output --partial 'verify: cannot make a file in /nonexistent-dir: '
+}
+
+@test "verify drops the WARPSIM_* variables it inherits and sets warpsim's model and seed itself" {
+    WARPSIM_MODEL=bogus WARPSIM_SPIN_LIMIT=abc run "$L/build/verify" --model lockstep --seed 5 "$E/sync" -n 1000
+    echo "$output"
+    assert_success
+    assert_line --regexp '^warpsim: 0 races, .*\(model lockstep, seed 5\)$'
+    # the environment cannot change the model a run is judged under
+    WARPSIM_MODEL=lockstep run "$L/build/verify" --model its "$E/legacy" -k 1 -n 2048 -j 200
+    assert_failure 1
+    assert_line --regexp '^warpsim: .*\(model its, seed 1\)$'
+    run "$L/build/verify" --model moon "$E/sync"
+    assert_failure 2
+    assert_output --partial "--model: 'moon' is no model of warpsim"
+    run "$L/build/verify" --seed -1 "$E/sync"
+    assert_failure 2
+}
+
+# FAKE_SUMMARY (tests/fixtures/ws-summary.sh): a program built with a
+# warpsim that writes its summary line to the channel verify opened.
+@test "verify reads warpsim's summary from its own channel and checks it: there, one line, its settings, its status" {
+    export FAKE_PROGRAM=$E/sync
+    FAKE_SUMMARY=good run "$L/build/verify" --model random --seed 7 "$FIXTURES/ws-summary.sh" -n 100
+    echo "$output"
+    assert_success
+    assert_line 'verify: warpsim summary: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 0 other reports (model random, seed 7)'
+    FAKE_SUMMARY=none run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n 100
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp "^verify: ws-summary.sh ended without warpsim's summary \(exit status 0\)"
+    assert_line 'result: WRONG (no warpsim summary)'
+    # a run that failed already (bad usage) may end without it
+    FAKE_SUMMARY=none run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n abc
+    assert_failure 2
+    refute_output --partial "warpsim's summary"
+    FAKE_SUMMARY=model run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n 100
+    assert_failure 1
+    assert_line --regexp '^verify: warpsim ran with other settings than verify set \(model its, seed 1\)'
+    FAKE_SUMMARY=status run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n 100
+    assert_failure 1
+    assert_line --regexp 'exited 1, but warpsim ended it with status 0'
+    FAKE_SUMMARY=twice run "$L/build/verify" --model its "$FIXTURES/ws-summary.sh" -n 100
+    assert_failure 1
+    assert_line --regexp "^verify: warpsim's summary channel held something else than one summary line"
+    # a report makes a run that passed exit --error-exitcode
+    FAKE_SUMMARY=races run "$L/build/verify" --model its --error-exitcode 99 "$FIXTURES/ws-summary.sh" -n 100
+    assert_failure 99
+    assert_line --regexp '^verify: warpsim summary: 3 races, '
+}
+
+@test "the checker judges warpsim's counts by verify's summary, not by a line the program prints" {
+    # a program that prints a clean summary of its own but whose channel says 3 races
+    export FAKE_PROGRAM=$E/sync FAKE_SUMMARY=races
+    run "$FIXTURES/one-check.sh" right --target emu --only-sync --verify "$L/build/verify" --sync "$FIXTURES/ws-summary.sh"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^# locate: verify: warpsim summary: 3 races'
+    assert_line --regexp '^# command: .*/build/verify --model [a-z]+ --seed 1 .*ws-summary.sh'
+}
+
+@test "a WARPSIM_* variable set around the check is one line saying it is ignored, and the check passes" {
+    WARPSIM_MODEL=bogus WARPSIM_SEED=abc run "$L/check.sh" --target emu --sync "$FIXTURES/emu-clean.sh" \
+        --legacy "$FIXTURES/emu-legacy.sh"
+    echo "$output"
+    assert_success
+    assert_line "# ignored: WARPSIM_MODEL=bogus WARPSIM_SEED=abc: the checker sets warpsim's settings itself (build/verify --model, --seed)"
+    assert_line --regexp '^[1-9][0-9]* passed, 0 failed$'
+    refute_output --partial bogus,
+}
+
+@test "verify shows a program's output up to 4 MiB and says the rest is not shown" {
+    printf '#!/bin/sh\nyes "a line of output that never ends" | head -c 20000000\nexit 0\n' >"$T/loud.sh"
+    chmod +x "$T/loud.sh"
+    run "$L/build/verify" "$T/loud.sh"
+    [ "${#output}" -lt $((5 << 20)) ] || fail "verify showed ${#output} bytes"
+    assert_line 'verify: loud.sh printed more than 4 MiB: the rest of its output is not shown'
+    assert_line --partial 'exited 0 without writing its results'
+}
+
+@test "a student's check on the GPU target makes its runs that may share the GPU side by side, and takes them in order" {
+    local args=(--target gpu --only-sync --sync "$E/sync" --verify "$L/build/verify")
+    CHECK_TIME_LOG=$T/times SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/prefetch-check.sh" "${args[@]}"
+    echo "$output"
+    cat "$T/times"
+    assert_success
+    assert_equal "$(grep -c '^ok' <<<"$output")" 5
+    # three processes that may share the GPU (sync's runs, each tool's), at
+    # least two of them made at once: the second starts before the first ends
+    assert_equal "$(grep -c $'\tshared\t.*--cases' "$T/times")" 3
+    awk -F '\t' '$2 == "shared" { start[++n] = $4; end[n] = $4 + $1 }
+        END { for (i = 1; i <= n; i++) for (j = 1; j <= n; j++)
+                  if (i != j && start[j] >= start[i] && start[j] < end[i]) exit 0
+              exit 1 }' "$T/times" || fail "no two shared processes overlapped"
+    # CHECK_JOBS=1 asked for: one at a time
+    rm -f "$T/times"
+    CHECK_JOBS=1 CHECK_TIME_LOG=$T/times SANITIZER=$FIXTURES/fake-sanitizer.sh run "$FIXTURES/prefetch-check.sh" "${args[@]}"
+    assert_success
+    ! awk -F '\t' '$2 == "shared" { start[++n] = $4; end[n] = $4 + $1 }
+        END { for (i = 1; i <= n; i++) for (j = 1; j <= n; j++)
+                  if (i != j && start[j] > start[i] + 0.005 && start[j] < end[i] - 0.005) exit 0
+              exit 1 }' "$T/times" || fail "processes overlapped under CHECK_JOBS=1"
 }

@@ -13,9 +13,9 @@
 # 2. legacy.cu shows its bug: wrong warp sums once odd lanes sleep, in the
 #    volatile tree (tree, variant 1) and with the mask-less __shfl_down
 #    (shfl, variant 2). On the pre-Volta path (make pascal: compute_60 code,
-#    which opts into pre-Volta scheduling even on a new GPU) both must be
-#    right instead, as they were on Pascal: what that scheduling did there,
-#    not a promise of the programming model, which never promised lockstep;
+#    which opts into pre-Volta scheduling even on a new GPU) nothing is
+#    expected of them: the programming model never promised lockstep, and
+#    no Pascal run is recorded; what each run did is said;
 # 3. on a GPU with compute-sanitizer: racecheck finds no hazard in sync.cu
 #    (warnings included) and reports legacy.cu's tree; memcheck and
 #    synccheck are clean on sync.cu.

@@ -23,10 +23,14 @@
 # The detective (6) is the same right code in both files: sync expectations
 # only.
 # On the pre-Volta path (make pascal: compute_60 code, pre-Volta scheduling
-# even on a new GPU) the legacy activemask and reconverge must be right, as
-# on Pascal, and sync.cu's hang demonstration must hang: without independent
-# thread scheduling a warp runs one side of a branch at a time, so lanes
-# spinning for their own warp's other side never let it run.
+# even on a new GPU) the legacy activemask and reconverge, and sync.cu's
+# hang demonstration, are run and what they did is said, with no
+# expectation: the programming model promises neither that the legacy code
+# is right without independent thread scheduling nor that lanes spinning
+# for their own warp's other side of a branch starve it (it promises that
+# they may not, from 7.0 on). No Pascal GPU's run is recorded; the compute_60
+# runs on an H100 (docs/results/02-ballot-mask.compute_60.txt) were right,
+# and the hang twin hung in 64 of 64 warps.
 # On warpsim, the CPU emulator (no GPU, or EMU=1), step 1 runs under each
 # scheduling model and wants nothing reported, step 2 runs under its, the
 # legacy activemask and reconverge are right under lockstep (the pre-Volta
@@ -111,10 +115,10 @@ for k in "${demos[@]}"; do
             # of the branch at a time, and the spinning side never yields.
             saved_timeout=$CHECK_TIMEOUT
             CHECK_TIMEOUT=10
-            expect_hang "$SYNC_NAME: hang: on the pre-Volta path the spinning lanes 16-31 starve the producers, as they would on Pascal; the watchdog ends it" \
+            observe "$SYNC_NAME: hang on the pre-Volta path (the spinning lanes 16-31 may starve the producers; the watchdog ends a hang)" \
                 "$SYNC" -k 4 -n "$hang_n" "${watchdog[@]}"
             CHECK_TIMEOUT=$saved_timeout
-            diag "waiting for lanes of one's own warp needs compute capability 7.0 (independent thread scheduling)"
+            diag "waiting for lanes of one's own warp is promised from compute capability 7.0 on (independent thread scheduling); before, a hang is allowed, not promised"
             continue
         fi
         seed=1

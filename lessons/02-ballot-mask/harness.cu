@@ -447,7 +447,6 @@ int lesson_main(int argc, char **argv)
         for (a = 0; a < r.arrays; a++)
             lesson_dump_ints(f, r.name[a], r.got[a], r.count[a]);
         lesson_dump_close(f);
-        printf("results written to %s for the verdict\n", lesson_dump_path);
         return LESSON_OK;
     }
     return judge(demo, &r, n);

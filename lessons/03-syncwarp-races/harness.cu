@@ -342,7 +342,6 @@ int lesson_main(int argc, char **argv)
         FILE *f = lesson_dump_open(lesson_dump_path);
         lesson_dump_ints(f, "out", got, count);
         lesson_dump_close(f);
-        printf("results written to %s for the verdict\n", lesson_dump_path);
         return LESSON_OK;
     }
     return judge(demo, want, got, count);

@@ -302,7 +302,6 @@ int lesson_main(int argc, char **argv)
         lesson_dump_ints(f, "tickets", (const int *)tickets, n);
         lesson_dump_ints(f, "counts", (const int *)counts, nkeys);
         lesson_dump_close(f);
-        printf("results written to %s for the verdict\n", lesson_dump_path);
         return LESSON_OK;
     }
     return judge(keys, branch, n, nkeys, groups, tickets, counts);

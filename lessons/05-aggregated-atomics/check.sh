@@ -16,7 +16,8 @@
 #    written once the leader sleeps (variant 1, broadcast), a counter run to
 #    twice the count with half its slots empty once the odd lanes sleep
 #    (variant 2, group); on the pre-Volta path (make pascal: compute_60,
-#    pre-Volta scheduling) both must be right instead, as they were on Pascal;
+#    pre-Volta scheduling) nothing is expected of them (no promise of the
+#    model, no Pascal run recorded): what each run did is said;
 # 4. on a GPU with compute-sanitizer: racecheck, memcheck and synccheck are
 #    clean on sync.cu; racecheck reports variant 1 of legacy.cu.
 # Variant 2 of sync.cu and cg.cu is the opportunistic form (__activemask(),

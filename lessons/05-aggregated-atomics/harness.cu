@@ -299,7 +299,6 @@ int lesson_main(int argc, char **argv)
         lesson_dump_ints(f, "counters", counters, queues);
         lesson_dump_ints(f, "overflow", &ov, 1);
         lesson_dump_close(f);
-        printf("results written to %s for the verdict\n", lesson_dump_path);
         return LESSON_OK;
     }
     return judge(in, n, (int)keep_pct, (int)queues, out, got, overflow, seen);

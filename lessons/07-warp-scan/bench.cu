@@ -24,13 +24,18 @@
  *              InclusiveSum with BLOCK_SCAN_RAKING (its default) and
  *              BLOCK_SCAN_WARP_SCANS. The temporary storage of all is
  *              double-buffered, so no extra barrier separates the scans.
- *              redux: the lesson's block_scan with the warps' totals
- *              summed by one __reduce_add_sync instead of a second warp
- *              scan (block_scan_redux below; not in the lesson).
+ *              Not in the lesson: redux, the lesson's block_scan with the
+ *              warps' totals summed by one __reduce_add_sync instead of a
+ *              second warp scan (block_scan_redux below); raking and
+ *              raking4, a raking scan (one warp adds up runs of values in
+ *              shared memory and runs the lesson's warp_scan once per
+ *              block; raking4 with 16-byte accesses), what
+ *              BLOCK_SCAN_RAKING does.
  *   tile-*     each block loads a tile of threads x items ints (16-byte
  *              loads, items consecutive ints per thread), scans each thread's
  *              items, block-scans the threads' totals, and stores the tile's
- *              inclusive scan: independent tiles, memory bound.
+ *              inclusive scan: independent tiles, memory bound (lesson,
+ *              cub-*, and raking4 and redux as above).
  * table "device", one inclusive scan of all n:
  *   cub              cub::DeviceScan::InclusiveSum (single pass, decoupled
  *                    look-back), its temporary storage allocated once
@@ -44,9 +49,30 @@
  *                    warp, 32 tiles at a time, until one of them holds an
  *                    inclusive prefix (Merrill and Garland's decoupled
  *                    look-back); 8 bytes moved per int, as CUB
+ *   lookback-fast    the same single pass, made as fast as the memory
+ *                    allows (scan_lookback_fast, whose comment lists the
+ *                    changes): each tile's status word in a 128-byte line
+ *                    of its own, the tile's sum published before the tile
+ *                    is scanned, no memset between scans (status words
+ *                    tagged with the scan's number), and a window of 32
+ *                    tiles of which only those up to the nearest inclusive
+ *                    prefix must have published; checked again after the
+ *                    timed runs, since it carries state from scan to scan
  *   memcpy           cudaMemcpy of the 4n bytes, device to device: what
  *                    reading and writing each int once costs here
- * Both of the lesson's device scans hold a tile in "warp rows" (struct
+ * table "ablation", at the size nearest 2^28 (-S 0: none): CUB, the
+ * lesson's lookback at 128 x 32 (its default setting), then lookback-fast
+ * at 128 x 32 and variants of it with one change taken back
+ * or one more made, each checked before and after timing: status-packed
+ * and status-sector (16 and 4 status words a 128-byte line), window-64
+ * and window-128 (64 or 128 tiles polled at once), window-128-packed,
+ * publish-late (the sum published after the tile's scan, by the last
+ * warp), memset (no epochs: a memset before each scan), sleep
+ * (__nanosleep(32) between polls), st.cs (streaming stores), own-warp (the
+ * look-back by a fifth warp that holds no data and polls while the loads
+ * are in flight), no-look-back (each tile scanned on its own and checked
+ * as such: what the tile loop costs without the look-back).
+ * The lesson's device scans hold a tile in "warp rows" (struct
  * warp_rows): each warp owns a contiguous part of the tile and reads it
  * with 16-byte loads that cover 512 contiguous bytes each, all issued
  * before the first is used; each row is scanned with sync.cu's warp_scan,
@@ -58,8 +84,9 @@
  *   ratio_cub,check,peak_gbps
  * ratio_cub is the CUB time over this time (above 1: faster than CUB): in
  * the block table against the faster of the two cub::BlockScan algorithms
- * of the same kind, in the device table against DeviceScan. setting is
- * "default" or "sweep": the block table sweeps threads and items at the
+ * of the same kind, in the device and ablation tables against DeviceScan.
+ * setting is "default", "sweep" or "ablation": the block table sweeps
+ * threads and items at the
  * size nearest 2^28, the device table at every size (-S 0: the default
  * setting only). Datasheet DRAM bandwidth from the GPU's name: H200
  * 4.8 TB/s, H100 SXM 3.35 TB/s (-P sets it). Progress goes to stderr.
@@ -153,8 +180,80 @@ __device__ __forceinline__ int block_scan_redux(int v, int *totals)
     return x + warps_before_redux(totals);
 }
 
+/*
+ * A raking block scan with the lesson's warp_scan (the "raking" rows of the
+ * repeat form; not in the lesson): every thread stores its value, one
+ * barrier, and the first warp alone scans: lane l adds up the THREADS/32
+ * values of threads l*R .. l*R+R-1 (R = THREADS/32), one warp_scan of those
+ * sums, and lane l writes the running sums back over its values; a second
+ * barrier, and each thread reads its own. Five shuffles per block scan
+ * instead of eleven per warp: what cub::BlockScan's BLOCK_SCAN_RAKING does.
+ * s holds THREADS + 32 ints: one int of padding after each run of R, so
+ * that the lanes' runs start in different banks.
+ */
+template <int THREADS>
+__device__ __forceinline__ int block_scan_raking(int v, int *s)
+{
+    enum { R = THREADS / 32 };
+    int tid = threadIdx.x;
+    s[tid + tid / R] = v;
+    __syncthreads();
+    if (tid < 32) {
+        int *run = s + tid * (R + 1);
+        int x[R], t = 0;
+#pragma unroll
+        for (int j = 0; j < R; j++) {
+            x[j] = run[j];
+            t += x[j];
+        }
+        int sum = warp_scan(t, 32) - t;     /* exclusive: the runs before */
+#pragma unroll
+        for (int j = 0; j < R; j++) {
+            sum += x[j];
+            run[j] = sum;
+        }
+    }
+    __syncthreads();
+    return s[tid + tid / R];
+}
+
+/*
+ * The same raking scan with 16-byte shared-memory accesses (the "raking4"
+ * rows; THREADS >= 128): no padding, lane l of the first warp reads and
+ * writes its R values as R/4 int4, a quarter of the instructions (the
+ * lanes' int4 are R * 4 bytes apart: no bank conflict at R = 4, 128
+ * threads; two-way at R = 8, and more above).
+ */
+template <int THREADS>
+__device__ __forceinline__ int block_scan_raking4(int v, int *s)
+{
+    enum { R = THREADS / 32, Q = R / 4 };
+    int tid = threadIdx.x;
+    s[tid] = v;
+    __syncthreads();
+    if (tid < 32) {
+        int4 *run = (int4 *)(s + tid * R);
+        int4 x[Q];
+        int t = 0;
+#pragma unroll
+        for (int j = 0; j < Q; j++) {
+            x[j] = run[j];
+            t += x[j].x + x[j].y + x[j].z + x[j].w;
+        }
+        int sum = warp_scan(t, 32) - t;     /* exclusive: the runs before */
+#pragma unroll
+        for (int j = 0; j < Q; j++) {
+            x[j].x += sum; x[j].y += x[j].x; x[j].z += x[j].y; x[j].w += x[j].z;
+            sum = x[j].w;
+            run[j] = x[j];
+        }
+    }
+    __syncthreads();
+    return s[tid];
+}
+
 /* How each tile kernel gets the sum of the threads' totals before it. */
-enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS, BY_REDUX };
+enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS, BY_REDUX, BY_RAKING, BY_RAKING4 };
 
 template <int THREADS, int HOW>
 struct block_prefix {
@@ -162,6 +261,8 @@ struct block_prefix {
                                                                  : cub::BLOCK_SCAN_RAKING> cub_scan;
     union storage {
         int totals[32];
+        int rake[HOW == BY_RAKING ? THREADS + 32 : 1];
+        int4 rake4[HOW == BY_RAKING4 ? THREADS / 4 : 1];
         typename cub_scan::TempStorage cub;
     };
     /* The exclusive block scan of t (the sum of the threads before). */
@@ -171,6 +272,10 @@ struct block_prefix {
             return block_scan(t, s.totals) - t;
         if (HOW == BY_REDUX)
             return block_scan_redux(t, s.totals) - t;
+        if (HOW == BY_RAKING)
+            return block_scan_raking<THREADS>(t, s.rake) - t;
+        if (HOW == BY_RAKING4)
+            return block_scan_raking4<THREADS>(t, (int *)s.rake4) - t;
         int ex;
         cub_scan(s.cub).ExclusiveSum(t, ex);
         return ex;
@@ -181,6 +286,10 @@ struct block_prefix {
             return block_scan(t, s.totals);
         if (HOW == BY_REDUX)
             return block_scan_redux(t, s.totals);
+        if (HOW == BY_RAKING)
+            return block_scan_raking<THREADS>(t, s.rake);
+        if (HOW == BY_RAKING4)
+            return block_scan_raking4<THREADS>(t, (int *)s.rake4);
         int inc;
         cub_scan(s.cub).InclusiveSum(t, inc);
         return inc;
@@ -475,6 +584,348 @@ __global__ void __launch_bounds__(THREADS) scan_lookback(const int *__restrict__
     r.store(out, n);
 }
 
+/* ---- lookback-fast: the single pass made as fast as the memory allows -- */
+
+/*
+ * lookback-fast is scan_lookback with four changes, each a bit of OPTS (the
+ * ablation table of the benchmark takes them back one at a time):
+ *   LB_LINE     each tile's status word in a 128-byte line of its own
+ *               (LB_SECTOR: a 32-byte sector of its own; neither: packed,
+ *               16 words a line, as scan_lookback and CUB have them), so
+ *               that the warps polling a word and those publishing into
+ *               the words beside it meet on different lines (the change
+ *               that mattered: see the lesson's README);
+ *   LB_EARLY    the tile's sum is published before the tile is scanned: each
+ *               warp adds up its ints (one __reduce_add_sync), one barrier,
+ *               and warp 0 publishes and looks back while the other warps
+ *               scan their rows; a second barrier hands out the prefix;
+ *   LB_EPOCH    no memset before a scan: each status word carries the number
+ *               of the scan that wrote it (a word of an earlier scan reads as
+ *               "nothing published"), and the ticket counter runs on from
+ *               scan to scan, each scan counting its tiles from its own base;
+ *   the look-back window (WINDOW x 32 tiles polled at once) and its wait:
+ *               only the tiles up to the nearest inclusive prefix must have
+ *               published, and only the lanes whose tile had not are polled
+ *               again.
+ * And two that did not pay, kept for the ablation table: LB_SLEEP
+ * (__nanosleep between polls) and LB_STCS (stores with st.global.cs); plus
+ * LB_NOLOOK, no look-back at all (each tile scanned on its own: what the
+ * tile loop costs without it).
+ */
+enum {
+    LB_LINE = 1, LB_SECTOR = 2, LB_EARLY = 4, LB_EPOCH = 8, LB_SLEEP = 16, LB_STCS = 32,
+    LB_NOLOOK = 64
+};
+
+/* The sum of v over the warp, in every lane: one __reduce_add_sync from
+ * compute capability 8.0 on, a __shfl_xor_sync butterfly before. */
+__device__ __forceinline__ int warp_sum(int v)
+{
+#if __CUDA_ARCH__ >= 800
+    return (int)__reduce_add_sync(FULL_MASK, (unsigned)v);
+#else
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_xor_sync(FULL_MASK, v, o);
+    return v;
+#endif
+}
+
+/* The state of lookback-fast: word 0 the ticket counter, the tiles' status
+ * words from word LB_STATUS0 on (a 128-byte line apart from the ticket). A
+ * status word: bits 63..34 the epoch of the scan that wrote it (with
+ * LB_EPOCH; else 0), 33..32 the flag, 31..0 the value. A word of another
+ * epoch reads as ST_NONE. */
+#define LB_STATUS0 16
+#define LB_STRIDE 16    /* words per tile, at most (LB_LINE) */
+#define LB_FLAG(w, epoch) ((unsigned)((w) >> 34) == (epoch) ? (unsigned)((w) >> 32) & 3u : ST_NONE)
+
+template <int OPTS>
+__device__ __forceinline__ unsigned long long *lb_word(unsigned long long *status, long long t)
+{
+    return status + ((OPTS & LB_LINE) ? 16 * t : (OPTS & LB_SECTOR) ? 4 * t : t);
+}
+
+template <int OPTS>
+__device__ __forceinline__ void lb_publish(unsigned long long *status, long long t,
+                                           unsigned epoch, unsigned flag, int value)
+{
+    *(volatile unsigned long long *)lb_word<OPTS>(status, t) =
+        ((unsigned long long)epoch << 34) | ((unsigned long long)flag << 32) | (unsigned)value;
+}
+
+template <int OPTS>
+__device__ __forceinline__ unsigned long long lb_poll(unsigned long long *status, long long p,
+                                                      unsigned epoch)
+{
+    return p >= 0 ? *(const volatile unsigned long long *)lb_word<OPTS>(status, p)
+                  : ((unsigned long long)epoch << 34) | ((unsigned long long)ST_PREFIX << 32);
+}
+
+/*
+ * The look-back of tile `tile` (> 0) by one warp, WINDOW x 32 tiles at a
+ * time: lane l polls tiles top - l - 32k (k < WINDOW), all loads issued
+ * together. The window is ready when every tile up to the nearest one with
+ * an inclusive prefix has published something; until then only the lanes
+ * whose tile had published nothing poll again. Returns the sum of every
+ * tile before `tile`, in every lane.
+ */
+template <int WINDOW, int OPTS>
+__device__ __forceinline__ int look_back_fast(unsigned long long *status, long long tile,
+                                              unsigned epoch)
+{
+    int lane = LANE(), before = 0;
+    long long top = tile - 1;
+    for (;;) {
+        unsigned long long w[WINDOW];
+        int stop_k, stop_l;     /* the nearest inclusive prefix; stop_k == WINDOW: none */
+#pragma unroll
+        for (int k = 0; k < WINDOW; k++)
+            w[k] = lb_poll<OPTS>(status, top - lane - 32 * k, epoch);
+        for (;;) {
+            bool wait = false;
+            stop_k = WINDOW;
+            stop_l = 0;
+#pragma unroll
+            for (int k = 0; k < WINDOW; k++) {
+                unsigned f = LB_FLAG(w[k], epoch);
+                unsigned pre = __ballot_sync(FULL_MASK, f == ST_PREFIX);
+                unsigned none = __ballot_sync(FULL_MASK, f == ST_NONE);
+                if (stop_k == WINDOW) {
+                    if (pre) {
+                        stop_k = k;
+                        stop_l = __ffs(pre) - 1;
+                        none &= (2u << stop_l) - 1u;   /* only those up to it count */
+                    }
+                    wait = wait || none != 0;
+                }
+            }
+            if (!wait)
+                break;
+            if (OPTS & LB_SLEEP)
+                __nanosleep(32);
+#pragma unroll
+            for (int k = 0; k < WINDOW; k++)
+                if (LB_FLAG(w[k], epoch) == ST_NONE)
+                    w[k] = lb_poll<OPTS>(status, top - lane - 32 * k, epoch);
+        }
+        int v = 0;
+#pragma unroll
+        for (int k = 0; k < WINDOW; k++)
+            if (k < stop_k || (k == stop_k && lane <= stop_l))
+                v += (int)(unsigned)w[k];
+        before += warp_sum(v);
+        if (stop_k < WINDOW)
+            return before;
+        top -= 32 * WINDOW;
+    }
+}
+
+/* The tile's stores, in warp rows (st.global.cs with LB_STCS). */
+template <int THREADS, int ITEMS, int OPTS>
+__device__ __forceinline__ void lb_store_rows(const warp_rows<THREADS, ITEMS> &r, int *out,
+                                              long long n)
+{
+    if (!(OPTS & LB_STCS)) {
+        r.store(out, n);
+    } else if (r.first + 128 * (r.ROWS - 1) + 4 <= n) {
+#pragma unroll
+        for (int q = 0; q < r.ROWS; q++)
+            __stcs((int4 *)(out + r.first + 128 * q), r.x[q]);
+    } else {
+#pragma unroll
+        for (int q = 0; q < r.ROWS; q++)
+            store4(out, r.first + 128 * q, n, r.x[q]);
+    }
+}
+
+/* The tile's look-back by the calling warp: publishes the tile's sum, looks
+ * back, publishes its inclusive prefix; returns the sum of the tiles before. */
+template <int WINDOW, int OPTS>
+__device__ __forceinline__ int lb_prefix(unsigned long long *status, long long tile,
+                                         unsigned epoch, int sum)
+{
+    int lane = LANE(), before = 0;
+    if (OPTS & LB_NOLOOK)
+        return 0;
+    if (lane == 0)
+        lb_publish<OPTS>(status, tile, epoch, tile == 0 ? ST_PREFIX : ST_SUM, sum);
+    if (tile > 0) {
+        before = look_back_fast<WINDOW, OPTS>(status, tile, epoch);
+        if (lane == 0)
+            lb_publish<OPTS>(status, tile, epoch, ST_PREFIX, before + sum);
+    }
+    return before;
+}
+
+/*
+ * lookback-fast. state: the ticket counter, then the status words (see
+ * LB_STATUS0); base: the counter's value when this scan starts (0 after a
+ * memset); epoch: this scan's number (with LB_EPOCH: never 0, and never the
+ * same as a scan before it that used the same state: 30 bits, so a state
+ * zeroed once serves 2^30 - 1 scans).
+ */
+template <int THREADS, int ITEMS, int WINDOW, int OPTS>
+__global__ void __launch_bounds__(THREADS) scan_lookback_fast(const int *__restrict__ in, int *out,
+                                                              long long n,
+                                                              unsigned long long *state,
+                                                              unsigned long long base,
+                                                              unsigned epoch)
+{
+    __shared__ int totals[32];
+    __shared__ int prefix;
+    __shared__ unsigned long long my_tile;
+    unsigned long long *status = state + LB_STATUS0;
+    int lane = LANE(), warp = WARP_IN_BLOCK();
+    if (threadIdx.x == 0)
+        my_tile = atomicAdd(state, 1ULL) - base;
+    __syncthreads();
+    long long tile = (long long)my_tile;
+    warp_rows<THREADS, ITEMS> r;
+    r.load(in, tile, n);
+    if (OPTS & LB_EARLY) {
+        int wsum = warp_sum(r.sum());
+        if (lane == 0)
+            totals[warp] = wsum;
+        __syncthreads();
+        int t = lane < THREADS / 32 ? totals[lane] : 0;
+        int wbefore = warp_sum(lane < warp ? t : 0);
+        if (warp == 0) {
+            int before = lb_prefix<WINDOW, OPTS>(status, tile, epoch, warp_sum(t));
+            if (lane == 0)
+                prefix = before;
+        }
+        r.scan_warp();
+        __syncthreads();
+        r.add(prefix + wbefore);
+    } else {
+        int sum = tile_scan_rows(r, totals);
+        if (warp == THREADS / 32 - 1) {
+            int before = lb_prefix<WINDOW, OPTS>(status, tile, epoch, sum);
+            if (lane == 0)
+                prefix = before;
+        }
+        __syncthreads();
+        r.add(prefix);
+    }
+    lb_store_rows<THREADS, ITEMS, OPTS>(r, out, n);
+}
+
+/*
+ * For the ablation table, the look-back by a warp of its own, which holds no
+ * data (lookback-fast's "own-warp" row): the block is THREADS data threads
+ * plus that warp, which starts polling while the data warps' loads are in
+ * flight. The data warps add up their ints (a named barrier among them);
+ * warp 0 hands the tile's sum over in shared memory with a flag, which the
+ * look-back warp checks between two polls: it publishes the sum when it
+ * sees it, or, when its look-back has ended first, the inclusive prefix
+ * straight away. One __syncthreads hands the prefix to the data warps.
+ */
+template <int WINDOW, int OPTS>
+__device__ __forceinline__ int look_back_own(unsigned long long *status, long long tile,
+                                             unsigned epoch, volatile int *ready,
+                                             volatile int *tile_sum, bool &published)
+{
+    int lane = LANE(), before = 0;
+    long long top = tile - 1;
+    for (;;) {
+        unsigned long long w[WINDOW];
+        int stop_k, stop_l;
+#pragma unroll
+        for (int k = 0; k < WINDOW; k++)
+            w[k] = lb_poll<OPTS>(status, top - lane - 32 * k, epoch);
+        for (;;) {
+            if (!published && __shfl_sync(FULL_MASK, *ready, 0)) {
+                if (lane == 0)
+                    lb_publish<OPTS>(status, tile, epoch, ST_SUM, *tile_sum);
+                published = true;
+            }
+            bool wait = false;
+            stop_k = WINDOW;
+            stop_l = 0;
+#pragma unroll
+            for (int k = 0; k < WINDOW; k++) {
+                unsigned f = LB_FLAG(w[k], epoch);
+                unsigned pre = __ballot_sync(FULL_MASK, f == ST_PREFIX);
+                unsigned none = __ballot_sync(FULL_MASK, f == ST_NONE);
+                if (stop_k == WINDOW) {
+                    if (pre) {
+                        stop_k = k;
+                        stop_l = __ffs(pre) - 1;
+                        none &= (2u << stop_l) - 1u;
+                    }
+                    wait = wait || none != 0;
+                }
+            }
+            if (!wait)
+                break;
+#pragma unroll
+            for (int k = 0; k < WINDOW; k++)
+                if (LB_FLAG(w[k], epoch) == ST_NONE)
+                    w[k] = lb_poll<OPTS>(status, top - lane - 32 * k, epoch);
+        }
+        int v = 0;
+#pragma unroll
+        for (int k = 0; k < WINDOW; k++)
+            if (k < stop_k || (k == stop_k && lane <= stop_l))
+                v += (int)(unsigned)w[k];
+        before += warp_sum(v);
+        if (stop_k < WINDOW)
+            return before;
+        top -= 32 * WINDOW;
+    }
+}
+
+template <int THREADS, int ITEMS, int WINDOW, int OPTS>
+__global__ void __launch_bounds__(THREADS + 32)
+scan_lookback_own(const int *__restrict__ in, int *out, long long n, unsigned long long *state,
+                  unsigned long long base, unsigned epoch)
+{
+    __shared__ int totals[32];
+    __shared__ int prefix;
+    __shared__ unsigned long long my_tile;
+    __shared__ volatile int ready, tile_sum;
+    unsigned long long *status = state + LB_STATUS0;
+    int lane = LANE(), warp = WARP_IN_BLOCK();
+    if (threadIdx.x == 0) {
+        my_tile = atomicAdd(state, 1ULL) - base;
+        ready = 0;
+    }
+    __syncthreads();
+    long long tile = (long long)my_tile;
+    if (warp < THREADS / 32) {
+        warp_rows<THREADS, ITEMS> r;
+        r.load(in, tile, n);
+        int wsum = warp_sum(r.sum());
+        if (lane == 0)
+            totals[warp] = wsum;
+        asm volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory");   /* the data warps only */
+        int t = lane < THREADS / 32 ? totals[lane] : 0;
+        int wbefore = warp_sum(lane < warp ? t : 0);
+        int sum = warp_sum(t);
+        if (warp == 0 && lane == 0) {
+            tile_sum = sum;
+            __threadfence_block();
+            ready = 1;
+        }
+        r.scan_warp();
+        __syncthreads();
+        r.add(prefix + wbefore);
+        r.store(out, n);
+    } else {
+        int before = 0;
+        bool published = false;
+        if (tile > 0)
+            before = look_back_own<WINDOW, OPTS>(status, tile, epoch, &ready, &tile_sum, published);
+        while (!__shfl_sync(FULL_MASK, ready, 0))
+            ;
+        if (lane == 0) {
+            lb_publish<OPTS>(status, tile, epoch, ST_PREFIX, before + tile_sum);
+            prefix = before;
+        }
+        __syncthreads();
+    }
+}
+
 /* ---- settings: each (threads, items) pair is its own instantiation ---- */
 
 typedef void (*tile_fn)(const int *, int *, long long);
@@ -484,17 +935,21 @@ typedef void (*look_fn)(const int *, int *, long long, unsigned long long *);
 typedef void (*repeat_fn)(const int *, int *);
 
 /* The block table's tile kernels. */
+#define NTILE_HOW 5
+static const char *tile_how_name[NTILE_HOW] = { "lesson", "cub-raking", "cub-warpscans", "raking4",
+                                                "redux" };
 struct setting {
     int threads, items;
-    tile_fn tile[3];
+    tile_fn tile[NTILE_HOW];
 };
 #define SETTING(T, I)                                                            \
     { T, I, { tile_scan<T, I, BY_LESSON>, tile_scan<T, I, BY_CUB_RAKING>,        \
-              tile_scan<T, I, BY_CUB_WARPSCANS> } }
+              tile_scan<T, I, BY_CUB_WARPSCANS>, tile_scan<T, I, BY_RAKING4>,          \
+              tile_scan<T, I, BY_REDUX> } }
 static const setting settings[] = {
     SETTING(256, 16),   /* the default: first */
     SETTING(128, 16), SETTING(512, 16), SETTING(128, 8), SETTING(256, 8),
-    SETTING(512, 8), SETTING(1024, 8), SETTING(256, 4),
+    SETTING(512, 8), SETTING(1024, 8), SETTING(256, 4), SETTING(128, 4), SETTING(512, 4),
 };
 #define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
 
@@ -507,25 +962,65 @@ struct scan_setting {
 };
 #define SCAN_SETTING(T, I) { T, I, tile_sums<T, I>, tile_scan_with<T, I>, scan_lookback<T, I> }
 static const scan_setting scan_settings[] = {
-    SCAN_SETTING(256, 16),   /* the default: first */
-    SCAN_SETTING(128, 16), SCAN_SETTING(512, 16), SCAN_SETTING(128, 24),
-    SCAN_SETTING(256, 24), SCAN_SETTING(128, 32), SCAN_SETTING(256, 32),
+    SCAN_SETTING(128, 32),   /* the default: first */
+    SCAN_SETTING(128, 16), SCAN_SETTING(256, 16), SCAN_SETTING(512, 16),
+    SCAN_SETTING(128, 24), SCAN_SETTING(256, 24), SCAN_SETTING(256, 32),
     SCAN_SETTING(256, 8),
 };
 #define NSCAN ((int)(sizeof scan_settings / sizeof scan_settings[0]))
+
+/* lookback-fast: LB_LINE | LB_EARLY | LB_EPOCH with a window of 32 tiles,
+ * at several tile shapes; and the ablation table's variants of it at 128 x
+ * 32 (block: the threads launched; opts: the kernel's OPTS). */
+typedef void (*fast_fn)(const int *, int *, long long, unsigned long long *, unsigned long long,
+                        unsigned);
+struct fast_setting {
+    const char *name;
+    int threads, items, block, opts;
+    fast_fn fn;
+};
+#define FAST_OPTS (LB_LINE | LB_EARLY | LB_EPOCH)
+#define FAST_SETTING(T, I) { "lookback-fast", T, I, T, FAST_OPTS, scan_lookback_fast<T, I, 1, FAST_OPTS> }
+static const fast_setting fast_settings[] = {
+    FAST_SETTING(128, 32),   /* the default: first */
+    FAST_SETTING(128, 24), FAST_SETTING(128, 40), FAST_SETTING(128, 48), FAST_SETTING(256, 32),
+    FAST_SETTING(256, 40),
+};
+#define NFAST ((int)(sizeof fast_settings / sizeof fast_settings[0]))
+#define ABLATION(NAME, W, O) { NAME, 128, 32, 128, O, scan_lookback_fast<128, 32, W, O> }
+static const fast_setting ablations[] = {
+    ABLATION("lookback-fast", 1, FAST_OPTS),
+    ABLATION("status-packed", 1, LB_EARLY | LB_EPOCH),
+    ABLATION("status-sector", 1, LB_SECTOR | LB_EARLY | LB_EPOCH),
+    ABLATION("window-64", 2, FAST_OPTS),
+    ABLATION("window-128", 4, FAST_OPTS),
+    ABLATION("window-128-packed", 4, LB_EARLY | LB_EPOCH),
+    ABLATION("publish-late", 1, LB_LINE | LB_EPOCH),
+    ABLATION("memset", 1, LB_LINE | LB_EARLY),
+    ABLATION("sleep", 1, FAST_OPTS | LB_SLEEP),
+    ABLATION("st.cs", 1, FAST_OPTS | LB_STCS),
+    { "own-warp", 128, 32, 160, LB_LINE | LB_EPOCH, scan_lookback_own<128, 32, 1, LB_LINE | LB_EPOCH> },
+    ABLATION("no-look-back", 1, FAST_OPTS | LB_NOLOOK),
+};
+#define NABLATION ((int)(sizeof ablations / sizeof ablations[0]))
+#define MIN_FAST_TILE 2048  /* the smallest threads x items of lookback-fast */
 #define MIN_SCAN_TILE 2048  /* the smallest threads x items above */
 
-struct repeat_setting { int threads; repeat_fn fn[4]; };
+#define NHOW 6
+struct repeat_setting { int threads; repeat_fn fn[NHOW]; };
 #define REPEAT(T) { T, { repeat_scan<T, BY_LESSON>, repeat_scan<T, BY_CUB_RAKING>, \
-                         repeat_scan<T, BY_CUB_WARPSCANS>, repeat_scan<T, BY_REDUX> } }
+                         repeat_scan<T, BY_CUB_WARPSCANS>, repeat_scan<T, BY_REDUX>, \
+                         repeat_scan<T, BY_RAKING>, repeat_scan<T, BY_RAKING4> } }
 static const repeat_setting repeats[] = { REPEAT(256), REPEAT(128), REPEAT(512), REPEAT(1024) };
-static const char *how_name[] = { "lesson", "cub-raking", "cub-warpscans", "redux" };
+static const char *how_name[NHOW] = { "lesson", "cub-raking", "cub-warpscans", "redux", "raking",
+                                      "raking4" };
 
 /* ---- host side --------------------------------------------------------- */
 
 struct bufs {
     int *in, *out, *sums;
     unsigned long long *status;     /* [0]: the ticket; [1 + b]: tile b */
+    unsigned long long *fstate;     /* lookback-fast: ticket, then status words */
     void *cub_tmp;
     size_t cub_bytes;
     int4 *scrub;
@@ -562,16 +1057,42 @@ __global__ void scrub_l2(const int4 *buf, long long n4, int *sink)
         *sink = x;
 }
 
-enum { M_CUB, M_RTS, M_LOOK, M_COPY };
-static const char *device_name[] = { "cub", "reduce-then-scan", "lookback", "memcpy" };
+enum { M_CUB, M_RTS, M_LOOK, M_FAST, M_COPY };
+static const char *device_name[] = { "cub", "reduce-then-scan", "lookback", "lookback-fast",
+                                     "memcpy" };
+
 
 static long long tiles_of(long long n, int tile)
 {
     return (n + tile - 1) / tile;
 }
 
-/* One device-wide scan of b->in[0..n) into b->out by method m. */
-static void device_run(int m, const scan_setting *s, const bufs *b, long long n)
+/* lookback-fast's scans so far: the epoch of the last, and the ticket
+ * counter's value after it (the next scan's base). */
+static unsigned fast_epoch = 0;
+static unsigned long long fast_base = 0;
+
+/* One lookback-fast scan of in[0..n) into out, with setting f. */
+static void fast_run(const fast_setting *f, const bufs *b, long long n)
+{
+    long long tiles = tiles_of(n, f->threads * f->items);
+    unsigned epoch = 0;
+    unsigned long long base = 0;
+    if (f->opts & LB_EPOCH) {
+        epoch = ++fast_epoch;
+        base = fast_base;
+    } else {
+        CUDA_CHECK(cudaMemsetAsync(b->fstate, 0, (size_t)(LB_STATUS0 + LB_STRIDE * tiles) *
+                                                     sizeof *b->fstate));
+    }
+    f->fn<<<(unsigned)tiles, f->block>>>(b->in, b->out, n, b->fstate, base, epoch);
+    fast_base = base + (unsigned long long)tiles;
+}
+
+/* One device-wide scan of b->in[0..n) into b->out by method m (setting s
+ * for reduce-then-scan and lookback, fast_settings[fast_k] for
+ * lookback-fast). */
+static void device_run(int m, const scan_setting *s, int fast_k, const bufs *b, long long n)
 {
     int tile = s->threads * s->items;
     long long tiles = tiles_of(n, tile);
@@ -589,6 +1110,9 @@ static void device_run(int m, const scan_setting *s, const bufs *b, long long n)
     case M_LOOK:
         CUDA_CHECK(cudaMemsetAsync(b->status, 0, (size_t)(tiles + 1) * sizeof *b->status));
         s->look<<<(unsigned)tiles, s->threads>>>(b->in, b->out, n, b->status);
+        break;
+    case M_FAST:
+        fast_run(&fast_settings[fast_k], b, n);
         break;
     case M_COPY:
         CUDA_CHECK(cudaMemcpyAsync(b->out, b->in, (size_t)n * sizeof(int),
@@ -702,6 +1226,11 @@ int main(int argc, char **argv)
                                         "the tile sums");
     b.status = (unsigned long long *)lesson_device_alloc(
         (size_t)(tiles_of(n, MIN_SCAN_TILE) + 1) * sizeof(unsigned long long), "the tile status");
+    b.fstate = (unsigned long long *)lesson_device_alloc(
+        (size_t)(LB_STATUS0 + LB_STRIDE * tiles_of(n, MIN_FAST_TILE)) * sizeof(unsigned long long),
+        "the tile status of lookback-fast");
+    CUDA_CHECK(cudaMemset(b.fstate, 0, (size_t)(LB_STATUS0 + LB_STRIDE * tiles_of(n, MIN_FAST_TILE)) *
+                                           sizeof(unsigned long long)));
     b.sink = (int *)lesson_device_alloc(sizeof(int), "the sink");
     b.scrub_n4 = 2LL * prop.l2CacheSize / 16;
     b.scrub = (int4 *)lesson_device_alloc((size_t)b.scrub_n4 * 16, "the L2 scrub buffer");
@@ -732,8 +1261,8 @@ int main(int argc, char **argv)
         for (k = 0; k < nrep; k++) {
             const repeat_setting *r = &repeats[k];
             long long blocks = rn / r->threads, count = blocks * r->threads;
-            float ms[4];
-            int right[4];
+            float ms[NHOW];
+            int right[NHOW];
             if (k > 0 && !sweep)
                 break;
             /* CPU: 32 inclusive block scans, each result cut to 16 bits. */
@@ -750,7 +1279,7 @@ int main(int argc, char **argv)
                     }
                 }
             }
-            for (h = 0; h < 4; h++) {
+            for (h = 0; h < NHOW; h++) {
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)count * sizeof(int)));
                 r->fn[h]<<<(unsigned)blocks, r->threads>>>(b.in, b.out);
                 CUDA_CHECK(cudaGetLastError());
@@ -761,11 +1290,11 @@ int main(int argc, char **argv)
                 });
                 if (verify)
                     continue;
-                bench_progress(h + 1, 4, "repeat %s, %d threads", how_name[h], r->threads);
+                bench_progress(h + 1, NHOW, "repeat %s, %d threads", how_name[h], r->threads);
             }
             if (!verify) {
                 double best = ms[1] < ms[2] ? ms[1] : ms[2];
-                for (h = 0; h < 4; h++) {
+                for (h = 0; h < NHOW; h++) {
                     char method[32];
                     snprintf(method, sizeof method, "repeat-%s", how_name[h]);
                     row("block", count, method, k == 0 ? "default" : "sweep", r->threads, 1,
@@ -776,8 +1305,8 @@ int main(int argc, char **argv)
         for (k = 0; k < NSETTINGS; k++) {
             const setting *s = &settings[k];
             int tile = s->threads * s->items;
-            float ms[3];
-            int right[3];
+            float ms[NTILE_HOW];
+            int right[NTILE_HOW];
             if (k > 0 && !sweep)
                 break;
             for (i = 0; i < sweep_n; i += tile) {
@@ -788,11 +1317,11 @@ int main(int argc, char **argv)
                     want[j] = (int)sum;
                 }
             }
-            for (h = 0; h < 3; h++) {
+            for (h = 0; h < NTILE_HOW; h++) {
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sweep_n * sizeof(int)));
                 s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
                 CUDA_CHECK(cudaGetLastError());
-                right[h] = same(want, &b, got, sweep_n, how_name[h]);
+                right[h] = same(want, &b, got, sweep_n, tile_how_name[h]);
                 ok &= right[h];
                 ms[h] = verify ? 0 : median_ms(&b, (int)reps, [&] {
                     s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
@@ -802,9 +1331,9 @@ int main(int argc, char **argv)
                 double best = ms[1] < ms[2] ? ms[1] : ms[2];
                 bench_progress(k + 1, NSETTINGS, "tile scans, %d threads x %d items",
                                s->threads, s->items);
-                for (h = 0; h < 3; h++) {
+                for (h = 0; h < NTILE_HOW; h++) {
                     char method[32];
-                    snprintf(method, sizeof method, "tile-%s", how_name[h]);
+                    snprintf(method, sizeof method, "tile-%s", tile_how_name[h]);
                     row("block", sweep_n, method, k == 0 ? "default" : "sweep", s->threads,
                         s->items, ms[h], best, right[h], 1);
                 }
@@ -822,13 +1351,17 @@ int main(int argc, char **argv)
             want[i] = (int)sum;
         }
         for (m = M_CUB; m <= M_COPY; m++) {
-            int nset = (m == M_RTS || m == M_LOOK) && sweep ? NSCAN : 1;
+            int fast = m == M_FAST, tiled = m == M_RTS || m == M_LOOK || fast;
+            const fast_setting *fs = fast_settings;
+            int nset = !sweep ? 1 : m == M_RTS || m == M_LOOK ? NSCAN : fast ? NFAST : 1;
             for (k = 0; k < nset; k++) {
-                const scan_setting *s = &scan_settings[k];
+                const scan_setting *s = &scan_settings[fast ? 0 : k];
+                int threads = fast ? fs[k].threads : s->threads;
+                int items = fast ? fs[k].items : s->items;
                 int right = 1;
                 float ms;
                 CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sn * sizeof(int)));
-                device_run(m, s, &b, sn);
+                device_run(m, s, k, &b, sn);
                 if (m != M_COPY) {
                     right = same(want, &b, got, sn, device_name[m]);
                 } else {
@@ -837,16 +1370,70 @@ int main(int argc, char **argv)
                 ok &= right;
                 if (verify)
                     continue;
-                ms = median_ms(&b, (int)reps, [&] { device_run(m, s, &b, sn); });
+                ms = median_ms(&b, (int)reps, [&] { device_run(m, s, k, &b, sn); });
+                /* lookback-fast carries state from scan to scan (epoch and
+                 * ticket base): the last timed scan is checked too. */
+                if (fast && right) {
+                    right = same(want, &b, got, sn, "the last timed scan");
+                    ok &= right;
+                }
                 if (m == M_CUB)
                     cub_ms = ms;
                 row("device", sn, device_name[m], k == 0 ? "default" : "sweep",
-                    m == M_RTS || m == M_LOOK ? s->threads : 0,
-                    m == M_RTS || m == M_LOOK ? s->items : 0, ms, cub_ms, right, 1);
+                    tiled ? threads : 0, tiled ? items : 0, ms, cub_ms, right, 1);
             }
             if (!verify)
                 bench_progress(m + 1, M_COPY + 1, "device scans, n=%lld: %s", sn, device_name[m]);
         }
+    }
+    /* ---- ablation table: lookback-fast with one change taken back -------- */
+    if (sweep) {
+        long long sn = sweep_n;
+        unsigned sum = 0;
+        float cub_ms = 0;
+        for (i = 0; i < sn; i++) {
+            sum += (unsigned)in[i];
+            want[i] = (int)sum;
+        }
+        /* k = -2: CUB; -1: the lesson's lookback at 128 x 32; then ablations[] */
+        for (k = -2; k < NABLATION; k++) {
+            const fast_setting *f = k < 0 ? NULL : &ablations[k];
+            const char *name = k == -2 ? "cub" : k == -1 ? "lookback" : f->name;
+            int right, nolook = f && (f->opts & LB_NOLOOK);
+            float ms;
+            auto run = [&] {
+                if (f)
+                    fast_run(f, &b, sn);
+                else
+                    device_run(k == -2 ? M_CUB : M_LOOK, &scan_settings[0], 0, &b, sn);
+                CUDA_CHECK(cudaGetLastError());
+            };
+            if (nolook) {    /* each tile scanned on its own */
+                int tile = f->threads * f->items;
+                for (i = 0; i < sn; i++) {
+                    sum = i % tile == 0 ? 0 : sum;
+                    sum += (unsigned)in[i];
+                    want[i] = (int)sum;
+                }
+            }
+            CUDA_CHECK(cudaMemset(b.out, 0xab, (size_t)sn * sizeof(int)));
+            run();
+            right = same(want, &b, got, sn, name);
+            ok &= right;
+            if (verify)
+                continue;
+            ms = median_ms(&b, (int)reps, run);
+            if (f && right) {
+                right = same(want, &b, got, sn, "the last timed scan");
+                ok &= right;
+            }
+            if (k == -2)
+                cub_ms = ms;
+            row("ablation", sn, name, "ablation", f ? f->threads : k == -1 ? scan_settings[0].threads : 0,
+                f ? f->items : k == -1 ? scan_settings[0].items : 0, ms, cub_ms, right, 1);
+        }
+        if (!verify)
+            bench_progress(1, 1, "ablation of lookback-fast, n=%lld", sn);
     }
     if (verify)
         printf("result: %s (every kernel and setting checked against the CPU)\n",

@@ -3,10 +3,11 @@
 #   gnuplot -e "data='x.dat'; out='x.png'; series=N; peak=3350; gpu='NVIDIA H100'" bench.gp
 # data holds N blocks separated by two blank lines; each block starts with
 # a line naming the series (its title), then "n gbps" lines, in the order
-# build/bench writes them: CUB, reduce-then-scan, lookback, memcpy. peak is
+# build/bench writes them: CUB, reduce-then-scan, lookback, lookback-fast,
+# memcpy. peak is
 # the datasheet DRAM bandwidth in GB/s (0: unknown, no line drawn).
 #
-# Four series at most: CUB in black, the lesson's two scans in colours that
+# Five series at most: CUB in black, the lesson's three scans in colours that
 # differ in lightness, memcpy (the ceiling) in grey; each with its own dash
 # pattern and point shape, so that the plot reads in greyscale too. 1000 px
 # wide with 16 px text, as the other lessons' plots.
@@ -31,6 +32,8 @@ if (peak > 0) {
 set style line 1 lc rgb "black" lw 2.5 dashtype 1 pointtype 7 pointsize 1.6
 set style line 2 lc rgb "#0072b2" lw 2 dashtype 2 pointtype 5 pointsize 1.6
 set style line 3 lc rgb "#d55e00" lw 2 dashtype 4 pointtype 9 pointsize 1.8
-set style line 4 lc rgb "#888888" lw 2 dashtype 3 pointtype 12 pointsize 1.6
-plot for [i=0:series-1] data index i using 1:2 with linespoints linestyle (i % 4 + 1) \
+set style line 4 lc rgb "#009e73" lw 2.5 dashtype 1 pointtype 13 pointsize 1.8
+set style line 5 lc rgb "#888888" lw 2 dashtype 3 pointtype 12 pointsize 1.6
+plot for [i=0:series-1] data index i using 1:2 with linespoints \
+     linestyle (series < 5 && i == series - 1 ? 5 : i % 5 + 1) \
      title columnheader(1)

@@ -14,10 +14,14 @@
 # items) reported at every size, of those measured at every size the one
 # whose lowest ratio to CUB is highest; per size the device scans against
 # CUB and the datasheet, and the bound of a three-pass scan (12 bytes per
-# int at memcpy's rate, against CUB); then the goals (block scan >= 1.0x
-# cub::BlockScan at the default settings of both forms, and in the tile
-# kernel at the fastest setting of each; multi-pass device scan >= 0.8x
-# CUB; single-pass look-back >= 0.95x CUB, each at every size).
+# int at memcpy's rate, against CUB); the ablation table's rows (lookback-
+# fast with one change taken back, at 2^28); the fastest setting of each
+# block scan in both forms (the lesson's, CUB's faster algorithm, and the
+# variants raking4 and redux); then the goals (block scan >= 1.0x
+# cub::BlockScan at the default settings of both forms, and at the fastest
+# setting of each in the tile kernel and in the repeat form; multi-pass
+# device scan >= 0.8x CUB; single-pass look-back >= 0.95x CUB, each at every
+# size; lookback-fast >= 1.0x CUB at every size and >= 1.1x at 2^28).
 #
 # Environment: BENCH_ARGS passes options to build/bench (BENCH_ARGS="-n 256M
 # -l 1" for a quick run); BENCH_OUT=dir writes there instead. Exit status:
@@ -61,8 +65,8 @@ pick() {
             }
         }
         END {
-            split("reduce-then-scan lookback", ms, " ")
-            for (j = 1; j <= 2; j++) {
+            nm = split("reduce-then-scan lookback lookback-fast", ms, " ")
+            for (j = 1; j <= nm; j++) {
                 m = ms[j]; best = ""; low = -1; full = 0
                 nc = split(substr(confs[m], 2), cs, SUBSEP)
                 for (q = 1; q <= nc; q++) {
@@ -93,10 +97,12 @@ summary() {
             printf "summary: block scan, %s (%s threads x %s items): lesson %.4f ms, %s x the faster cub::BlockScan\n", kind, $7, $8, $9, $12
             if ($12 + 0 < 1.0) block_goal = 0; else if (block_goal == "") block_goal = 1
         }
-        $1 == "block" && $5 ~ /^tile-/ && $13 == "ok" {
-            c = $7 " x " $8
-            if ($5 == "tile-lesson") { if (lms == "" || $9 + 0 < lms) { lms = $9 + 0; lset = c } }
-            else if (cms == "" || $9 + 0 < cms) { cms = $9 + 0; cset = c; calg = $5; sub(/^tile-cub-/, "", calg) }
+        # the fastest setting of each block scan, per form (repeat, tile)
+        $1 == "block" && $13 == "ok" {
+            form = $5; sub(/-.*/, "", form); who = $5; sub(/^[a-z]*-/, "", who)
+            if (who ~ /^cub-/) { alg = who; sub(/^cub-/, "", alg); who = "cub" }
+            k = form SUBSEP who
+            if (!(k in fms) || $9 + 0 < fms[k]) { fms[k] = $9 + 0; fset[k] = $7 " x " $8; if (who == "cub") falg[form] = alg }
         }
         $1 == "block" && $6 == "default" && $5 == "repeat-redux" {
             printf "summary: block scan, repeat (%s threads x %s items), with __reduce_add_sync in warps_before (not the lesson'"'"'s): %.4f ms, %s x the faster cub::BlockScan\n", $7, $8, $9, $12
@@ -105,14 +111,18 @@ summary() {
             if (!($3 in seen)) { seen[$3] = 1; order[++nsizes] = $3 }
             if ($5 == "cub") { cub[$3] = $10; cubms[$3] = $9 }
             else if ($5 == "memcpy") { copy[$3] = $10; copyms[$3] = $9 }
-            else if ($13 == "ok") {
-                k = $3 SUBSEP $5 SUBSEP $7 " x " $8
-                gbps[k] = $10; ratio[k] = $12; pct[k] = $11
+            else {
+                has[$5] = 1
+                if ($13 == "ok") {
+                    k = $3 SUBSEP $5 SUBSEP $7 " x " $8
+                    gbps[k] = $10; ratio[k] = $12; pct[k] = $11
+                }
             }
         }
+        $1 == "ablation" { abl[++nabl] = $0; abln = $3 }
         END {
-            rts_goal = 1; look_goal = 1
-            split("reduce-then-scan lookback", ms, " ")
+            rts_goal = 1; look_goal = 1; fast_goal = 1; fast_28 = ""
+            nm = split("reduce-then-scan lookback lookback-fast", ms, " ")
             np = split(picks, pl, "\n")
             for (i = 1; i <= np; i++) {
                 split(pl[i], f, " ")
@@ -121,29 +131,60 @@ summary() {
                     printf "summary: %s: %s at every size: of the %d settings measured at every size, the one whose lowest ratio to CUB is highest\n", f[1], pick[f[1]], f[5]
             }
             for (i = 1; i <= nsizes; i++) {
-                n = order[i]
+                n = order[i]; single = ""
                 printf "summary: n=%s: CUB %.1f GB/s, memcpy %.1f GB/s", pow2(n), cub[n], copy[n]
                 if (peak != "") printf " (datasheet %.0f GB/s)", peak
                 printf "\n"
-                for (j = 1; j <= 2; j++) {
-                    k = n SUBSEP ms[j] SUBSEP pick[ms[j]]
-                    if (pick[ms[j]] == "" || !(k in gbps)) { printf "summary: n=%s: %s: no result passed its check\n", pow2(n), ms[j]; if (j == 1) rts_goal = 0; else look_goal = 0; continue }
-                    printf "summary: n=%s: %s (%s): %.1f GB/s, %s%% of the datasheet, %s x CUB\n", pow2(n), ms[j], pick[ms[j]], gbps[k], pct[k] == "" ? "?" : pct[k], ratio[k]
+                for (j = 1; j <= nm; j++) {
+                    m = ms[j]
+                    if (!(m in has)) continue
+                    k = n SUBSEP m SUBSEP pick[m]
+                    if (pick[m] == "" || !(k in gbps)) {
+                        printf "summary: n=%s: %s: no result passed its check\n", pow2(n), m
+                        if (j == 1) rts_goal = 0; else if (j == 3) fast_goal = 0
+                        continue
+                    }
+                    printf "summary: n=%s: %s (%s): %.1f GB/s, %s%% of the datasheet, %s x CUB\n", pow2(n), m, pick[m], gbps[k], pct[k] == "" ? "?" : pct[k], ratio[k]
                     if (j == 1 && ratio[k] + 0 < 0.8) rts_goal = 0
-                    if (j == 2 && ratio[k] + 0 < 0.95) look_goal = 0
+                    if (j > 1 && (single == "" || ratio[k] + 0 > single)) single = ratio[k] + 0
+                    if (j == 3 && ratio[k] + 0 < 1.0) fast_goal = 0
+                    if (j == 3 && n == 268435456) fast_28 = ratio[k] + 0
                 }
+                if (single == "" || single < 0.95) look_goal = 0
                 if (cubms[n] > 0 && copyms[n] > 0)
                     printf "summary: n=%s: bound of a three-pass scan (12 bytes per int at memcpy'"'"'s rate, 1.5 x %.4f ms): %.3f x CUB\n", pow2(n), copyms[n], cubms[n] / (1.5 * copyms[n])
             }
-            if (lms != "" && cms != "") {
-                printf "summary: block scan, tile, the fastest setting of each: lesson %s %.4f ms, cub::BlockScan %s %s %.4f ms: %.3f x\n", lset, lms, calg, cset, cms, cms / lms
-                tile_goal = cms / lms >= 1.0
+            for (i = 1; i <= nabl; i++) {
+                split(abl[i], a, ",")
+                if (a[5] == "cub") continue
+                printf "summary: ablation, n=%s, %s x %s: %s: %.1f GB/s, %s x CUB%s\n", pow2(abln), a[7], a[8], a[5], a[10], a[12], a[13] == "ok" ? "" : " (" a[13] ")"
+            }
+            kl = "tile" SUBSEP "lesson"; kc = "tile" SUBSEP "cub"; kr = "tile" SUBSEP "raking4"
+            if ((kl in fms) && (kc in fms)) {
+                printf "summary: block scan, tile, the fastest setting of each: lesson %s %.4f ms, cub::BlockScan %s %s %.4f ms: %.3f x\n", fset[kl], fms[kl], falg["tile"], fset[kc], fms[kc], fms[kc] / fms[kl]
+                tile_goal = fms[kc] / fms[kl] >= 1.0
+                split("raking4 redux", vs, " ")
+                for (v = 1; v <= 2; v++) {
+                    kr = "tile" SUBSEP vs[v]
+                    if (kr in fms)
+                        printf "summary: block scan, tile, the fastest setting of each: %s (not the lesson'"'"'s) %s %.4f ms: %.3f x cub::BlockScan\n", vs[v], fset[kr], fms[kr], fms[kc] / fms[kr]
+                }
+            }
+            kl = "repeat" SUBSEP "lesson"; kc = "repeat" SUBSEP "cub"; kr = "repeat" SUBSEP "raking4"
+            if ((kl in fms) && (kc in fms)) {
+                printf "summary: block scan, repeat, the fastest setting of each: lesson %s %.4f ms, cub::BlockScan %s %s %.4f ms: %.3f x\n", fset[kl], fms[kl], falg["repeat"], fset[kc], fms[kc], fms[kc] / fms[kl]
+                if (kr in fms)
+                    printf "summary: block scan, repeat, the fastest setting of each: raking4 (not the lesson'"'"'s) %s %.4f ms: %.3f x cub::BlockScan\n", fset[kr], fms[kr], fms[kc] / fms[kr]
             }
             printf "summary: goal, block scan at least 1.0x cub::BlockScan: %s\n", block_goal == "" ? "not measured" : block_goal ? "met" : "NOT met"
-            printf "summary: goal, block scan at least 1.0x cub::BlockScan in the tile kernel, the fastest setting of each: %s\n", lms == "" || cms == "" ? "not measured" : tile_goal ? "met" : "NOT met"
+            printf "summary: goal, block scan at least 1.0x cub::BlockScan in the tile kernel, the fastest setting of each: %s\n", !((kl in fms) && (kc in fms)) ? "not measured" : tile_goal ? "met" : "NOT met"
+            if ((kl in fms) && (kc in fms))
+                printf "summary: goal, block scan at least 1.0x cub::BlockScan in the repeat form, the fastest setting of each: %s by the lesson'"'"'s block_scan (%.3f x)%s\n", (fms[kc] / fms[kl] >= 1.0) ? "met" : "NOT met", fms[kc] / fms[kl], (kr in fms) ? sprintf(", %s by raking4 (%.3f x)", (fms[kc] / fms[kr] >= 1.0) ? "met" : "NOT met", fms[kc] / fms[kr]) : ""
             if (nsizes == 0) { print "summary: goal, device scans: not measured"; exit }
             printf "summary: goal, multi-pass device scan at least 0.8x CUB at every size: %s\n", rts_goal ? "met" : "NOT met"
             printf "summary: stretch, single-pass look-back at least 0.95x CUB at every size: %s\n", look_goal ? "met" : "NOT met"
+            if ("lookback-fast" in has)
+                printf "summary: goal, lookback-fast at least 1.0x CUB at every size and 1.1x at 2^28: %s\n", fast_28 == "" ? "not measured at 2^28" : (fast_goal && fast_28 >= 1.1) ? "met" : "NOT met"
             if (wrong) printf "summary: %d measurements FAILED their check\n", wrong
         }' "$1"
 }

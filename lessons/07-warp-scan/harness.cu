@@ -337,7 +337,6 @@ int lesson_main(int argc, char **argv)
         if (compaction)
             lesson_dump_ints(f, "counts", got_counts, blocks);
         lesson_dump_close(f);
-        printf("results written to %s for the verdict\n", lesson_dump_path);
         return LESSON_OK;
     }
     cpu_reference(v, in, n, threads, (int)width, want, want_counts);

@@ -1,0 +1,2 @@
+/* cuda_bf16.h - nothing: include/lesson.h reads it before its macros; the
+ * half-precision types are not part of the lessons (scripts/device-only.py). */
