@@ -3,15 +3,19 @@
 # (`make docs`):
 #   index.html, one page per lesson (NN-name.html, with links to the
 #   previous and next lesson, its handout and its sources), one page per
-#   docs/pages/*.md, search.html with its index (search-index.js);
-#   src/NN-name/ (each lesson's sources), results/ (the transcripts);
+#   docs/pages/*.md, lesson 05's investigation (05-aggregated-atomics-
+#   investigation.html), search.html with its index (search-index.js);
+#   src/NN-name/ (each lesson's sources, each beside a page that shows it,
+#   FILE.html: a web host serves a .cu file as a download), results/ (the
+#   transcripts);
 #   pictures/ (docs/pictures.sh: every demonstration of docs/pictures.list
 #   drawn by warpsim from real runs, appended to its lesson's page as a
-#   section "Pictures of the runs", each captioned with the list's LOOK and
-#   FIX, what to look at in it: lockstep and its as two pictures in a row
-#   that wraps, then the fix; the handout shows every demonstration too,
-#   legacy.cu under its cut to the rows around its first race; a handout
-#   that would pass MAX_PAGES with them fails the build);
+#   section "Pictures of the runs": each run's focused view, captioned with
+#   what to look at in it (the list's ITS, LOCKSTEP, FIX) and linked to the
+#   full run, legacy.cu under its and under lockstep and the fix in a row
+#   that wraps; the handout shows legacy.cu under its beside the fix for
+#   every demonstration, the workbook all three; a handout that would pass
+#   MAX_PAGES with them fails the build);
 #   handouts/NN-name.pdf (A4, at most MAX_PAGES pages each) and
 #   handouts/workbook.pdf (every lesson and page, with a table of contents).
 # Pages come from the lesson READMEs and docs/pages/*.md through Pandoc with
@@ -24,21 +28,39 @@
 # (docs/print_pdf.py).
 #
 # Environment: REPO_URL, the repository's web address, where the handouts'
-# links point (a PDF cannot link to the machine that built it; default: a
-# placeholder that says to set it); REPO_BRANCH (default main); MAX_PAGES
-# (default 4).
+# links point and which they print under each title and at the foot of
+# each page (a PDF cannot link to the machine that built it); default: the
+# checkout's origin remote when it is a public https address (no user name
+# in it), else none: the handouts then say in words where the files are
+# and link to no repository file. REPO_BRANCH (default main); MAX_PAGES
+# (default 6: three sheets printed on both sides).
 # WeasyPrint's warnings are shown, and any warning stops the build: a
 # stylesheet rule WeasyPrint ignores is a handout that looks wrong.
-# docs/build.sh --print HTML PDF prints one page that way (and nothing else).
+# docs/build.sh --print HTML PDF prints one page that way (and nothing else);
+# docs/build.sh --address prints the repository address the handouts get
+# (nothing when there is none).
 # Exit status: 0 built, 1 a step failed (the message says which), 2 bad usage.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 docs=$root/docs
 out=$docs/_build
-max_pages=${MAX_PAGES:-4}
-placeholder=https://github.com/SET-REPO_URL/warp-level-cuda
-repo_url=${REPO_URL:-$placeholder}
+max_pages=${MAX_PAGES:-6}
 repo_branch=${REPO_BRANCH:-main}
+
+# repo_address: the repository's web address: REPO_URL if set, else the
+# checkout's origin remote when it is a public https address (no user name
+# or password before the host), without a trailing .git; else nothing.
+repo_address() {
+    local url=${REPO_URL:-}
+    if [ -z "$url" ]; then
+        url=$(git -C "$root" remote get-url origin 2>/dev/null) || url=
+        [[ $url =~ ^https://[^/@[:space:]]+/[^[:space:]]+$ ]] || url=
+        url=${url%/}
+        url=${url%.git}
+    fi
+    printf '%s' "${url%/}"
+}
+repo_url=$(repo_address)
 site_title="Warp-level CUDA, lesson by lesson"
 
 # weasy [-j JOBS] HTML PDF [HTML PDF...]: WeasyPrint prints each page, in one
@@ -60,17 +82,20 @@ case "${1-}" in
         sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
         exit 0 ;;
     --print)   # --print HTML PDF: one page through weasy, as the handouts are
-        [ $# -eq 3 ] || { echo "usage: docs/build.sh [--print HTML PDF]" >&2; exit 2; }
+        [ $# -eq 3 ] || { echo "usage: docs/build.sh [--print HTML PDF | --address]" >&2; exit 2; }
         weasy "$2" "$3"
         exit 0 ;;
+    --address)
+        [ -n "$repo_url" ] && echo "$repo_url"
+        exit 0 ;;
     "") ;;
-    *) echo "usage: docs/build.sh [--print HTML PDF]" >&2; exit 2 ;;
+    *) echo "usage: docs/build.sh [--print HTML PDF | --address]" >&2; exit 2 ;;
 esac
 
-pics_site='' pics_print=''
+pics_site='' pics_print='' pics_book=''
 rm -rf "$out"
 mkdir -p "$out/handouts" "$out/src" "$out/results" "$out/.frag" "$out/.meta"
-cp "$docs/style.css" "$docs/templates/search.js" "$out/"
+cp "$docs/style.css" "$docs/narrow.css" "$docs/templates/search.js" "$out/"
 cp -r "$docs/results/." "$out/results/"
 
 lessons=()
@@ -81,27 +106,70 @@ done
 extra=()
 shopt -s nullglob
 for md in "$docs"/pages/*.md; do extra+=("$(basename "$md" .md)"); done
+# a lesson's folder with a README of its own (lesson 05's investigation): a
+# page NN-name-SUB.html, on the site and in the workbook after its lesson
+subpages=()
+for md in "$root"/lessons/[0-9][0-9]-*/*/README.md; do
+    sub=$(basename "$(dirname "$md")") lesson=$(basename "$(dirname "$(dirname "$md")")")
+    [ "$sub" = wrong ] || [ "$sub" = build ] || subpages+=("$lesson-$sub")
+done
 
 common=(--from markdown --syntax-definition "$docs/templates/cuda.xml"
         --lua-filter "$docs/filters/include.lua" --lua-filter "$docs/filters/links.lua"
         --lua-filter "$docs/filters/layout.lua"
-        -M "root=$root" -M "lessons=${lessons[*]}" -M "repo-home=$repo_url"
+        -M "root=$root" -M "lessons=${lessons[*]}" ${repo_url:+-M "repo-home=$repo_url"}
         -M "repo-branch=$repo_branch")
 page_args=(--standalone --template "$docs/templates/page.html" -M lang=en
            -M "site-title=$site_title")
-site_args=("${page_args[@]}" --toc --toc-depth=3
+site_args=("${page_args[@]}" -M narrow-css=true --toc --toc-depth=3
            --include-before-body "$docs/nav.html"
            --include-after-body "$docs/footer.html")
-print_args=("${page_args[@]}" -M "repo-url=$repo_url")
+# the index: its title is the site's, said once in the window title
+index_args=(--standalone --template "$docs/templates/page.html" -M lang=en -M narrow-css=true --toc --toc-depth=3
+            --include-before-body "$docs/nav.html" --include-after-body "$docs/footer.html")
+# the handouts and the workbook: links to the repository's files, if its
+# address is known (links.lua)
+print_links=(-M print=true ${repo_url:+-M "repo-url=$repo_url"})
+print_args=("${page_args[@]}" "${print_links[@]}")
+
+# address_footer LESSON: what address_line says, short, for the foot of
+# every page of a handout.
+address_footer() {
+    if [ -n "$repo_url" ]; then
+        echo "Warp-level CUDA - the code: $repo_url - code MIT, text CC BY 4.0"
+    else
+        echo "Warp-level CUDA - the code: lessons/$1/ of the course's repository - code MIT, text CC BY 4.0"
+    fi
+}
+
+# address_line LESSON: where the reader of a printed handout finds the code,
+# in words (under the title and at the foot of every page).
+address_line() {
+    if [ -n "$repo_url" ]; then
+        echo "The code: $repo_url, folder lessons/$1/ (branch $repo_branch); the transcripts of the runs in docs/results/."
+    else
+        echo "The code: the folder lessons/$1/ of this course's repository, whose web address was not given when this handout was made (ask whoever handed it out); the transcripts of the runs are in its docs/results/."
+    fi
+}
+
+# source_of NAME: the Markdown source of page NAME.
+source_of() {
+    local sub
+    for sub in "${subpages[@]}"; do
+        if [ "$1" = "$sub" ]; then
+            echo "$root/lessons/${1%-*}/${1##*-}/README.md"
+            return
+        fi
+    done
+    case "$1" in
+        [0-9][0-9]-*) echo "$root/lessons/$1/README.md" ;;
+        *) echo "$docs/pages/$1.md" ;;
+    esac
+}
 
 # title NAME: a page's title as written in its source (Markdown).
 title() {
-    local src
-    case "$1" in
-        [0-9][0-9]-*) src=$root/lessons/$1/README.md ;;
-        *) src=$docs/pages/$1.md ;;
-    esac
-    sed -n 's/^# //p' "$src" | head -n 1
+    sed -n 's/^# //p' "$(source_of "$1")" | head -n 1
 }
 
 # title_html NAME: the page's title as HTML.
@@ -124,17 +192,20 @@ page() {
     [ -f "$meta" ] || echo "{}" >"$meta"
     pandoc "${common[@]}" "${site_args[@]}" -M "page=$rel" --metadata-file "$meta" "$@" \
         "$src" ${pics_site:+"$pics_site"} -o "$out/$name.html"
-    if [[ "$rel" == lessons/* ]]; then   # only lessons have a handout of their own
-        local omit=() h
+    if [[ "$rel" =~ ^lessons/[^/]+/README\.md$ ]]; then   # a lesson: a handout of its own
+        local omit=() h lesson_dir
+        lesson_dir=$(basename "$(dirname "$src")")
         while IFS= read -r h; do omit+=(-M "handout-omit=$h"); done < <(
-            sed -n "s/^$(basename "$(dirname "$src")") *| *\(.*[^ ]\) *$/\1/p" "$docs/handout.list")
+            sed -n "s/^$lesson_dir *| *\(.*[^ ]\) *$/\1/p" "$docs/handout.list")
         pandoc "${common[@]}" "${print_args[@]}" -M "page=$rel" "$@" \
+            -M "print-address=$(address_line "$lesson_dir")" \
+            -M "print-footer=$(address_footer "$lesson_dir")" \
             --lua-filter "$docs/filters/handout.lua" "${omit[@]}" \
             "$src" ${pics_print:+"$pics_print"} -o "$out/.print-$name.html"
     fi
-    pandoc "${common[@]}" -M "page=$rel" -M "repo-url=$repo_url" \
-        -M "workbook=${lessons[*]} ${extra[*]}" --id-prefix="$name-" "$@" \
-        "$src" ${pics_print:+"$pics_print"} -o "$out/.frag/$name.html"
+    pandoc "${common[@]}" -M "page=$rel" "${print_links[@]}" \
+        -M "workbook=${lessons[*]} ${subpages[*]} ${extra[*]}" --id-prefix="$name-" "$@" \
+        "$src" ${pics_book:+"$pics_book"} -o "$out/.frag/$name.html"
 }
 
 # first_sentence README: the first sentence of the lesson's first paragraph.
@@ -180,43 +251,76 @@ trim() { local t=$1; t=${t#"${t%%[![:space:]]*}"}; printf '%s' "${t%"${t##*[![:s
 # html_esc TEXT: TEXT with &, < and " escaped for HTML.
 html_esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g' <<<"$1"; }
 
-# pictures_md LESSON SITE PRINT: the section "Pictures of the runs" for the
-# lesson's page (SITE) and for its handout and the workbook (PRINT), one
-# subsection per line of docs/pictures.list for the lesson, each captioned
-# with what to look at in it (the list's LOOK, and FIX for the fix).
-# SITE: legacy.cu under lockstep and under its as two pictures in a row that
-# wraps (one under the other on a phone, side by side on a wide screen),
-# then sync.cu under its, each linked to its full-size file; PRINT: legacy.cu
-# under its cut to the rows around its first race, short enough that a
-# lesson's demonstrations all fit its four A4 pages. Both open with the
-# legend as text (templates/trace-legend.html): the pictures shown leave
-# theirs out. Nothing if docs/pictures.list has no line for the lesson.
+# legend_for LESSON: the legend of the lesson's pictures, as HTML: the items
+# of templates/trace-legend.html for the marks its focused views use
+# (docs/trace_svg.py marks), and no other.
+legend_for() {
+    local marks f m
+    marks=" lanes "
+    for f in "$out/pictures/$1"-*.{its,lockstep,fix}.svg; do
+        [ -f "$f" ] || continue
+        for m in $(python3 "$docs/trace_svg.py" marks "$f"); do
+            [[ $marks == *" $m "* ]] || marks="$marks$m "
+        done
+    done
+    sed '/^<!--/,/-->$/d' "$docs/templates/trace-legend.html" | while IFS= read -r line; do
+        m=$(sed -n 's/^<li data-mark="\([^"]*\)".*/\1/p' <<<"$line")
+        if [ -z "$m" ] || [[ $marks == *" $m "* ]]; then printf '%s\n' "$line"; fi
+    done
+}
+
+# figure FILE ALT CAPTION FULL: one focused view, linked to its full run
+# (FULL; none in print, where a link would lead to the machine that built
+# the PDF).
+figure() {
+    if [ -n "$4" ]; then
+        echo "<figure class=\"trace\"><a href=\"pictures/$4\"><img src=\"pictures/$1\" alt=\"$(html_esc "$2")\"></a><figcaption>$3 (<a href=\"pictures/$4\">the full run</a>)</figcaption></figure>"
+    else
+        echo "<figure class=\"trace\"><img src=\"pictures/$1\" alt=\"$(html_esc "$2")\"><figcaption>$3</figcaption></figure>"
+    fi
+}
+
+# pictures_md LESSON SITE PRINT BOOK: the section "Pictures of the runs" for
+# the lesson's page (SITE), its handout (PRINT) and the workbook (BOOK), one
+# subsection per line of docs/pictures.list for the lesson: each run's
+# focused view (docs/pictures.sh), captioned with what to look at in it (the
+# list's ITS, LOCKSTEP and FIX) and linked to the full run. SITE and BOOK:
+# legacy.cu under its and under lockstep, then the fix, sync.cu under its,
+# in a row that wraps (one under the other on a phone); PRINT: legacy.cu
+# under its beside the fix. Each opens with the legend as text, the items
+# its pictures use. Nothing if docs/pictures.list has no line for the
+# lesson.
 pictures_md() {
-    local lesson=$1 site=$2 print=$3 l name args title steps look fix n=0 cmd legend
-    legend=$(sed '/^<!--/,/-->$/d' "$docs/templates/trace-legend.html")
-    rm -f "$site" "$print"
-    while IFS='|' read -r l name args title steps look fix || [ -n "$l" ]; do
+    local lesson=$1 site=$2 print=$3 book=$4 l name args title steps its lock fix n=0 cmd legend
+    local head short alt block
+    rm -f "$site" "$print" "$book"
+    while IFS='|' read -r l name args title steps its lock fix _ || [ -n "$l" ]; do
         case "$l" in ''|'#'*) continue ;; esac
         l=$(trim "$l") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
-        steps=$(trim "${steps-}") look=$(trim "${look-}") fix=$(trim "${fix-}")
+        steps=$(trim "${steps-}") its=$(trim "${its-}") lock=$(trim "${lock-}") fix=$(trim "${fix-}")
         [ "$l" = "$lesson" ] || continue
         n=$((n + 1))
+        short=${title#Lesson [0-9][0-9]: } short=${short^}
         cmd="make -C lessons/$l emu && warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its${steps:+ --trace-steps $steps} lessons/$l/build/emu/legacy $args"
         if [ "$n" -eq 1 ]; then
+            legend=$(legend_for "$lesson")
+            head="Drawn by \`make docs\` from real runs of this lesson's programs on warpsim
+(docs/pictures.sh, one line of docs/pictures.list each): warp 0 of block 0
+in the program's first launch. Each picture shows the few lanes and rows of
+its run that matter (the two accesses of a race, the lanes that waited and
+where, the collective and its mask), one column per lane, the rows in the
+order warpsim ran the steps, what happens in each row written at its right;
+select a picture, or \"the full run\" under it, for the whole run as warpsim
+drew it, all 32 lanes, with its legend."
             {
                 echo; echo "## Pictures of the runs"; echo
-                echo "Drawn by \`make docs\` from real runs of this lesson's programs on warpsim"
-                echo "(docs/pictures.sh, one line of docs/pictures.list each): warp 0 of block 0"
-                echo "in the program's first launch, a column per lane, time going down. Each"
-                echo "demonstration shows legacy.cu under warpsim's lockstep model (the warp as"
-                echo "pre-Volta GPUs ran it) and under its (independent thread scheduling, lanes"
-                echo "apart, as Volta and later may run it), then the fix, sync.cu, under its."
-                echo "Where a run is long, grey bands stand for the rows left out, and the rows"
-                echo "around each race are kept. Select a picture to open it alone at full size (on a"
-                echo "phone, to zoom in); \"full size\" under it opens both runs side by side, with"
-                echo "warpsim's legend. To draw one yourself, run the command under"
-                echo "it from the repository's root and open \`mine.svg\` in a browser; the same"
-                echo "works for your own copy (\`build/emu/mine\` after \`make check SRC=mine.cu\`)."
+                echo "$head"
+                echo "Each demonstration: legacy.cu under warpsim's its model (independent thread"
+                echo "scheduling, lanes apart, as Volta and later may run it) and under lockstep (the"
+                echo "warp as pre-Volta GPUs ran it), then the fix, sync.cu, under its. To draw one"
+                echo "yourself, run the command under it from the repository's root and open"
+                echo "\`mine.svg\` in a browser; the same works for your own copy (\`build/emu/mine\`"
+                echo "after \`make check SRC=mine.cu\`)."
                 echo
                 echo '```{=html}'
                 echo "$legend"
@@ -225,49 +329,95 @@ pictures_md() {
             } >"$site"
             {
                 echo; echo "## Pictures of the runs"; echo
-                echo "Real runs on warpsim (\`make docs\`): legacy.cu under its, warp 0 of block 0, a"
-                echo "column per lane, time going down, cut to the rows around the first race (or"
-                echo "the first collective; a grey bar: rows not shown). The lesson's page shows each"
-                echo "run whole, lockstep beside its, and the fix. Draw one (after \`make -C lessons/$l emu\`):"
-                echo "\`warpsim/build/warpsim --trace mine.svg --model its lessons/$l/build/emu/legacy\`"
-                echo "and the arguments under its picture."
+                echo "$head"
+                echo "Here legacy.cu under its beside the fix, sync.cu under its; the lesson's page"
+                echo "and the workbook show legacy.cu under lockstep too."
                 echo
                 echo '```{=html}'
                 echo "$legend"
                 echo '```'
                 echo
             } >"$print"
+            {
+                echo; echo "## Pictures of the runs"; echo
+                echo "$head"
+                echo
+                echo '```{=html}'
+                echo "$legend"
+                echo '```'
+                echo
+            } >"$book"
         fi
-        {
-            echo "### ${title#Lesson [0-9][0-9]: }"
+        alt="warpsim picture: $title"
+        # runs FULL FULLSYNC: the three views of this line
+        runs() {
+            echo "### $short"
             echo
             echo '```{=html}'
             echo "<div class=\"trace-runs\">"
-            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.lockstep.svg\"><img src=\"pictures/$l-$name.lockstep.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under lockstep\"></a><figcaption>legacy.cu under lockstep</figcaption></figure>"
-            echo "<figure class=\"trace run\"><a href=\"pictures/$l-$name.its.svg\"><img src=\"pictures/$l-$name.its.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under its\"></a><figcaption>legacy.cu under its</figcaption></figure>"
-            echo "</div>"
-            echo "<p class=\"trace-caption\"><strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}") (<a href=\"pictures/$l-$name.svg\">full size, lockstep | its</a>)</p>"
-            echo "<div class=\"trace-runs\">"
-            echo "<figure class=\"trace run fix\"><a href=\"pictures/$l-$name.sync.svg\"><img src=\"pictures/$l-$name.fix.svg\" alt=\"warpsim picture: the same demonstration, sync.cu under its\"></a>"
-            echo "<figcaption>The fix, sync.cu, under its with the same input. $(html_esc "$fix") (<a href=\"pictures/$l-$name.sync.svg\">full size</a>)</figcaption></figure>"
+            figure "$l-$name.its.svg" "$alt, legacy.cu under its" \
+                "<strong>legacy.cu under its.</strong> $(html_esc "$its")" "$1"
+            figure "$l-$name.lockstep.svg" "$alt, legacy.cu under lockstep" \
+                "<strong>legacy.cu under lockstep.</strong> $(html_esc "$lock")" "$1"
+            figure "$l-$name.fix.svg" "$alt, the fix: sync.cu under its" \
+                "<strong>The fix, sync.cu, under its.</strong> $(html_esc "$fix")" "$2"
             echo "</div>"
             echo '```'
-            echo
-            echo "Draw it: \`$cmd\` (the fix: \`build/emu/sync\` and \`--model its\`)."
-            echo
-        } >>"$site"
+        }
+        block=$(runs "$l-$name.svg" "$l-$name.sync.svg")
+        printf '%s\n\n' "$(runs "" "")" >>"$book"
+        printf '%s\n\n%s\n\n' "$block" \
+            "Draw it: \`$cmd\` (the fix: \`build/emu/sync\` and \`--model its\`)." >>"$site"
         {
+            echo "### $short"
+            echo
             echo '```{=html}'
-            echo "<figure class=\"trace print\"><img src=\"pictures/$l-$name.print.svg\" alt=\"warpsim picture: $(html_esc "$title"), legacy.cu under its, the rows around the first race\">"
-            echo "<figcaption><strong>$(html_esc "${title#Lesson [0-9][0-9]: }")</strong> (<code>legacy $(html_esc "$args")</code>). <strong>What to look at:</strong> $(html_esc "${look:-see the lesson above}")</figcaption></figure>"
+            echo "<div class=\"trace-runs\">"
+            figure "$l-$name.its.svg" "$alt, legacy.cu under its" \
+                "<strong>legacy.cu under its</strong> (<code>legacy $(html_esc "$args")</code>). $(html_esc "$its")" ""
+            figure "$l-$name.fix.svg" "$alt, the fix: sync.cu under its" \
+                "<strong>The fix, sync.cu, under its.</strong> $(html_esc "$fix")" ""
+            echo "</div>"
             echo '```'
             echo
         } >>"$print"
     done <"$docs/pictures.list"
 }
 
+# source_pages LESSON DIR BACK FILE...: DIR/FILE.html for each FILE (a copy
+# of it is in DIR): the source shown as a page, highlighted, with links to
+# the lesson, to the file itself and to the list of sources (BACK: the
+# path from DIR to the site's root). A web host serves a .cu file as
+# application/cu-seeme, a download; the page shows it.
+source_pages() {
+    local lesson=$1 dir=$2 back=$3 f lang rel
+    shift 3
+    for f in "$@"; do
+        case "$f" in
+            *.cu|*.cuh|*.h) lang='{.cuda .cpp}' ;;
+            *.sh) lang='{.bash}' ;;
+            *.py) lang='{.python}' ;;
+            Makefile|*.mk) lang='{.makefile}' ;;
+            *) lang='' ;;
+        esac
+        rel=lessons/${dir#"$out/src/"}/$f
+        {
+            printf -- '---\ntitle: %s\n---\n\n' "$(yaml_str "$rel")"
+            echo '```{=html}'
+            echo "<p class=\"lesson-files\">In <a href=\"$back$lesson.html\">$(title_html "$lesson")</a>. The file itself, to save it: <a href=\"$f\">$f</a>. <a href=\"${back}src/index.html\">Every source</a>.</p>"
+            echo '```'
+            echo
+            echo "~~~~~~~~~~~~~~~~ $lang"
+            cat "$dir/$f"
+            echo "~~~~~~~~~~~~~~~~"
+        } | pandoc --from markdown --syntax-definition "$docs/templates/cuda.xml" \
+                "${page_args[@]}" | sed "s|href=\"style.css\"|href=\"${back}style.css\"|" \
+            >"$dir/$f.html" || return 1
+    done
+}
+
 echo "  PAGE    index.html"
-pandoc "${common[@]}" "${site_args[@]}" -M page=docs/index.md \
+pandoc "${common[@]}" "${index_args[@]}" -M page=docs/index.md \
     "$docs/index.md" "$list" -o "$out/index.html"
 
 # Each page is made in the background (Pandoc, three times for a lesson);
@@ -296,21 +446,41 @@ for i in "${!lessons[@]}"; do
         printf 'lesson-files: "Handout: [%s.pdf](handouts/%s.pdf){.site} (A4). Sources:' "$name" "$name"
         sep=" "
         for f in "${files[@]}"; do
-            printf '%s[%s](src/%s/%s){.site}' "$sep" "$f" "$name" "$f"
+            printf '%s[%s](src/%s/%s.html){.site}' "$sep" "$f" "$name" "$f"
             sep=", "
         done
         echo '."'
     } >"$out/.meta/$name.yaml"
     echo "  PAGE    $name.html"
     pics_site=$out/.meta/$name.pictures.md pics_print=$out/.meta/$name.pictures-print.md
-    pictures_md "$name" "$pics_site" "$pics_print"
-    [ -f "$pics_site" ] || pics_site='' pics_print=''
+    pics_book=$out/.meta/$name.pictures-book.md
+    pictures_md "$name" "$pics_site" "$pics_print" "$pics_book"
+    [ -f "$pics_site" ] || pics_site='' pics_print='' pics_book=''
     page "$root/lessons/$name/README.md" "$name" \
         -M "srcdir=$root/lessons/$name" -M "lesson=$name" &
     page_jobs+=("$!")
-    pics_site='' pics_print=''
+    pics_site='' pics_print='' pics_book=''
     mkdir -p "$out/src/$name"
     for f in "${files[@]}"; do cp "$root/lessons/$name/$f" "$out/src/$name/"; done
+    source_pages "$name" "$out/src/$name" "../../" "${files[@]}" &
+    page_jobs+=("$!")
+done
+
+for name in "${subpages[@]}"; do
+    lesson=${name%-*} sub=${name##*-}
+    echo "  PAGE    $name.html"
+    echo "{}" >"$out/.meta/$name.yaml"
+    page "$root/lessons/$lesson/$sub/README.md" "$name" \
+        -M "srcdir=$root/lessons/$lesson/$sub" &
+    page_jobs+=("$!")
+    mkdir -p "$out/src/$lesson/$sub"
+    files=()
+    for f in "$root/lessons/$lesson/$sub"/*; do
+        [ -f "$f" ] && [ "$(basename "$f")" != README.md ] && files+=("$(basename "$f")")
+    done
+    for f in "${files[@]}"; do cp "$root/lessons/$lesson/$sub/$f" "$out/src/$lesson/$sub/"; done
+    source_pages "$lesson" "$out/src/$lesson/$sub" "../../../" "${files[@]}" &
+    page_jobs+=("$!")
 done
 
 for name in "${extra[@]}"; do
@@ -331,8 +501,15 @@ listing() {
         echo
         echo "[Back to the lessons](../index.html#the-lessons)"
         echo
+        # a source shown as a page (FILE.html) is listed once, as that page
         (cd "$dir" && find . -type f ! -name index.html | sed 's|^\./||' | LC_ALL=C sort) |
-            while IFS= read -r f; do echo "- [$f]($f)"; done
+            while IFS= read -r f; do
+                if [ -f "$dir/$f.html" ]; then
+                    echo "- [$f]($f.html) (the file itself: [${f##*/}]($f))"
+                elif [[ $f != *.html || ! -f "$dir/${f%.html}" ]]; then
+                    echo "- [$f]($f)"
+                fi
+            done
     } | pandoc --from markdown --lua-filter "$docs/filters/layout.lua" "${page_args[@]}" |
         sed 's|href="style.css"|href="../style.css"|' >"$dir/index.html"
 }
@@ -359,7 +536,7 @@ pandoc --from markdown --lua-filter "$docs/filters/layout.lua" "${page_args[@]}"
     --include-after-body "$docs/footer.html" \
     "$out/.frag/search.md" -o "$out/search.html"
 indexed=("$out/index.html")
-for name in "${lessons[@]}" "${extra[@]}"; do indexed+=("$out/$name.html"); done
+for name in "${lessons[@]}" "${subpages[@]}" "${extra[@]}"; do indexed+=("$out/$name.html"); done
 python3 "$docs/filters/search_index.py" "$out/search-index.js" "${indexed[@]}"
 
 # The workbook's page: every lesson and page, with a table of contents.
@@ -371,14 +548,19 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo '<section class="cover">'
     echo "<h1 class=\"title\">$site_title</h1>"
     echo "<p class=\"subtitle\">Workbook: the ${#lessons[@]} lessons and the ${#extra[@]} reference pages of the site, in one PDF.</p>"
-    echo "<p>Built from commit $commit on $(date -u '+%Y-%m-%d'). Links point to the files in the repository, $repo_url.</p>"
+    if [ -n "$repo_url" ]; then
+        echo "<p class=\"print-address\" data-footer=\"Warp-level CUDA, workbook - the code: $(html_esc "$repo_url") - code MIT, text CC BY 4.0\">The code: $(html_esc "$repo_url") (branch $repo_branch): each lesson in its folder lessons/NN-name/, the transcripts of the runs in docs/results/. Links point to those files.</p>"
+    else
+        echo "<p class=\"print-address\" data-footer=\"Warp-level CUDA, workbook - the code: lessons/NN-name/ of the course's repository - code MIT, text CC BY 4.0\">The code: each lesson is the folder lessons/NN-name/ of this course's repository, whose web address was not given when this workbook was made (ask whoever handed it out); the transcripts of the runs are in its docs/results/.</p>"
+    fi
+    echo "<p>Built from commit $commit on $(date -u '+%Y-%m-%d').</p>"
     echo '<nav class="toc"><h2>Contents</h2><ol>'
-    for name in "${lessons[@]}" "${extra[@]}"; do
+    for name in "${lessons[@]}" "${subpages[@]}" "${extra[@]}"; do
         t=$(title_html "$name")
         echo "<li><a href=\"#ch-$name\">$t</a></li>"
     done
     echo '</ol></nav></section>'
-    for name in "${lessons[@]}" "${extra[@]}"; do
+    for name in "${lessons[@]}" "${subpages[@]}" "${extra[@]}"; do
         t=$(title_html "$name")
         echo "<section class=\"chapter\" id=\"ch-$name\"><h1>$t</h1>"
         cat "$out/.frag/$name.html"
@@ -415,6 +597,6 @@ done
 [ "$long" -eq 0 ] || exit 1
 rm -rf "$out/.frag" "$out/.meta" "$out"/.print-*.html "$out/.workbook.html"
 
-[ "$repo_url" != "$placeholder" ] ||
-    echo "docs: REPO_URL is not set: the handouts link to $placeholder (make docs REPO_URL=https://...)"
+[ -n "$repo_url" ] ||
+    echo "docs: no repository address (REPO_URL, or an https origin remote): the handouts say in words where the files are and link to none (make docs REPO_URL=https://...)"
 echo "docs: $out/index.html, ${#lessons[@]} lesson pages, $(( ${#lessons[@]} + 1 )) PDFs in $out/handouts/"

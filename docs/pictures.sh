@@ -4,17 +4,17 @@
 #
 #   LESSON-NAME.svg        legacy under lockstep (left) beside legacy under its
 #   LESSON-NAME.sync.svg   sync, the fixed version, under its
-# and from those, with docs/trace_svg.py (nothing redrawn):
-#   LESSON-NAME.lockstep.svg, LESSON-NAME.its.svg, LESSON-NAME.fix.svg
-#                          the same three runs each alone, without the
-#                          legend (the site's page shows one as text), for
-#                          a row of pictures that wraps on a phone
-#   LESSON-NAME.print.svg  legacy under its cut to the rows around its first
-#                          race (or a collective that LOOK names), its text
-#                          enlarged, for the A4 handout: where it has races,
-#                          from a third run drawn with at most 220 px of rows
-#                          (WARPSIM_TRACE_HEIGHT), which keeps the rows
-#                          around the races first
+#                          (the full runs, as warpsim drew them, with the
+#                          clock column left out and the legend completed:
+#                          docs/trace_svg.py full)
+# and from those, with docs/trace_svg.py focus (the site's pictures and the
+# handouts'):
+#   LESSON-NAME.its.svg, LESSON-NAME.lockstep.svg, LESSON-NAME.fix.svg
+#                          each run's focused view: the lanes and rows that
+#                          matter (the race's two accesses, the lanes that
+#                          waited and where, the collective and its mask),
+#                          400 px wide with 14 px text, chosen by what the
+#                          list's caption names (and its LANES, if given)
 #
 # Each run records STEPS lane steps (--trace-steps, the list's fifth field;
 # default 400): fewer make a shorter picture where the story is told early.
@@ -30,8 +30,8 @@
 # number of CPUs); what each prints comes out in the list's order.
 # Prints one line per picture; a demonstration whose program is missing, or
 # that draws no picture, is one "pictures.sh: ..." line on stderr, and so is
-# a caption (LOOK, FIX) that names a file:line, a "race N" or a 0x........
-# mask that the picture it describes does not show.
+# a caption (ITS, LOCKSTEP, FIX) that names a file:line, a 0x........ mask
+# or a lane that its focused view does not show (docs/trace_svg.py check).
 # Exit status: 0 all drawn as captioned, 1 some were not, 2 bad usage.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,34 +65,27 @@ wanted() {
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
 
-# shows SVG CAPTION WHAT: whether the picture holds what its caption names:
-# each FILE.cu:LINE, each "race N" and each "0x" mask of the caption must be
-# in its text; if not, one line on stderr and status 1.
-shows() {
-    local word bad=0 text
-    text=$(sed 's/<[^>]*>/ /g' "$1")
-    while IFS= read -r word; do
-        [ -n "$word" ] || continue
-        grep -qF -- "$word" <<<"$text" && continue
-        echo "pictures.sh: $3 names '$word', which $(basename "$1") does not show" >&2
-        bad=1
-    done < <(grep -oE '[A-Za-z0-9_]+\.cu:[0-9]+|race [0-9]+|0x[0-9a-f]{8}' <<<"$2")
-    return "$bad"
+# lanes_for MODEL LANES: the lanes LANES ("its=0,2 fix=0,1,31") gives MODEL.
+lanes_for() {
+    local w
+    for w in $2; do
+        [ "${w%%=*}" = "$1" ] && { printf '%s' "${w#*=}"; return; }
+    done
 }
 
-# draw LESSON NAME ARGS TITLE STEPS LOOK FIX: the pictures of one line of
-# the list; prints a line per picture drawn, and last "counts N NP FAILED".
+# draw LESSON NAME ARGS TITLE STEPS ITS LOCKSTEP FIX LANES: the pictures of
+# one line of the list; prints a line per picture drawn, and last
+# "counts N NF FAILED".
 draw() {
-    local lesson=$1 name=$2 args=$3 title=$4 steps=$5 look=$6 fix=$7
-    local dir=$top/lessons/$1 prog bin svg n=0 np=0 failed=0
+    local lesson=$1 name=$2 args=$3 title=$4 steps=$5 its=$6 lock=$7 fix=$8 pick=$9
+    local dir=$top/lessons/$1 prog bin svg n=0 nf=0 failed=0 model src caption view lanes
     local -a models
-    for prog in legacy sync print; do
-        bin=$dir/build/emu/${prog/print/legacy}
+    for prog in legacy sync; do
+        bin=$dir/build/emu/$prog
         # shellcheck disable=SC2054   # lockstep,its is one argument
         case $prog in
             legacy) svg=$out/$lesson-$name.svg models=(--trace-models lockstep,its) ;;
             sync) svg=$out/$lesson-$name.sync.svg models=(--model its) ;;
-            print) svg=$out/.$lesson-$name.short.svg models=(--model its) ;;
         esac
         rm -f "$svg"
         if [ ! -x "$bin" ]; then
@@ -103,40 +96,50 @@ draw() {
         # The programs' own verdicts and warpsim's reports are the lesson's
         # business: wrong results, races and hangs are what is drawn.
         # shellcheck disable=SC2086   # args holds several words
-        WARPSIM_TRACE_HEIGHT=$([ "$prog" = print ] && echo 220) \
-            timeout 120 "$ws" --spin-limit 200000 --trace "$svg" --trace-steps "${steps:-400}" \
+        timeout 120 "$ws" --spin-limit 200000 --trace "$svg" --trace-steps "${steps:-400}" \
             "${models[@]}" "$bin" $args >/dev/null 2>&1
         if [ -s "$svg" ] && grep -q '</svg>' "$svg"; then
             case $prog in
-                legacy) echo "$(basename "$svg"): $title (legacy.cu: lockstep | its)"
-                        n=$((n + 1)) ;;
-                sync) echo "$(basename "$svg"): $title (sync.cu, the fix, under its)"
-                      n=$((n + 1)) ;;
-                print) if python3 "$top/docs/trace_svg.py" split "$out/$lesson-$name.svg" \
-                              "$out/$lesson-$name.lockstep.svg" "$out/$lesson-$name.its.svg" &&
-                          python3 "$top/docs/trace_svg.py" panel "$out/$lesson-$name.sync.svg" \
-                              "$out/$lesson-$name.fix.svg" &&
-                          python3 "$top/docs/trace_svg.py" print "$out/$lesson-$name.svg" "$svg" \
-                              "$out/$lesson-$name.print.svg" --look "$look"; then
-                           echo "$lesson-$name.{lockstep,its,fix,print}.svg: $title (each run alone; the handout's)"
-                           np=$((np + 1))
-                       else
-                           echo "pictures.sh: $lesson $name: docs/trace_svg.py could not cut the pictures" >&2
-                           failed=$((failed + 1))
-                       fi
-                       rm -f "$svg" ;;
+                legacy) echo "$(basename "$svg"): $title (legacy.cu: lockstep | its)" ;;
+                sync) echo "$(basename "$svg"): $title (sync.cu, the fix, under its)" ;;
             esac
+            n=$((n + 1))
         else
             echo "pictures.sh: $lesson $name: $prog $args drew no picture" >&2
             failed=$((failed + 1))
-            continue
         fi
-        case $prog in
-            legacy) shows "$svg" "$look" "$lesson $name: LOOK" || failed=$((failed + 1)) ;;
-            sync) shows "$svg" "$fix" "$lesson $name: FIX" || failed=$((failed + 1)) ;;
-        esac
     done
-    echo "counts $n $np $failed"
+    # the focused views, each checked against its caption; then the full
+    # runs without their clock column
+    for view in its lockstep fix; do
+        case $view in
+            its) src=$out/$lesson-$name.svg model=its caption=$its ;;
+            lockstep) src=$out/$lesson-$name.svg model=lockstep caption=$lock ;;
+            fix) src=$out/$lesson-$name.sync.svg model=its caption=$fix ;;
+        esac
+        [ -s "$src" ] || continue
+        lanes=$(lanes_for "$view" "$pick")
+        if python3 "$top/docs/trace_svg.py" focus "$src" "$out/$lesson-$name.$view.svg" \
+                --run "$model" --caption "$caption" ${lanes:+--lanes "$lanes"} \
+                --label "$([ "$view" = fix ] && echo sync.cu || echo legacy.cu) under $model" &&
+           python3 "$top/docs/trace_svg.py" check "$out/$lesson-$name.$view.svg" "$caption" >&2; then
+            nf=$((nf + 1))
+        else
+            echo "pictures.sh: $lesson $name: the $view view is not drawn as captioned (above)" >&2
+            failed=$((failed + 1))
+        fi
+    done
+    for svg in "$out/$lesson-$name.svg" "$out/$lesson-$name.sync.svg"; do
+        [ -s "$svg" ] || continue
+        if python3 "$top/docs/trace_svg.py" full "$svg" "$svg.tmp"; then
+            mv "$svg.tmp" "$svg"
+        else
+            echo "pictures.sh: $lesson $name: docs/trace_svg.py could not read $(basename "$svg")" >&2
+            failed=$((failed + 1))
+        fi
+    done
+    echo "$lesson-$name.{its,lockstep,fix}.svg: $title (each run's focused view)"
+    echo "counts $n $nf $failed"
 }
 
 # The lines are checked and the lessons built first; then each line is
@@ -152,9 +155,10 @@ trap 'rm -rf "$tmp"' EXIT
 built=" " failed=0 n=0 np=0 k=0 pids=()
 while IFS= read -r line || [ -n "$line" ]; do
     case "$line" in ''|'#'*) continue ;; esac
-    IFS='|' read -r lesson name args title steps look fix <<<"$line"
+    IFS='|' read -r lesson name args title steps its lock fix pick <<<"$line"
     lesson=$(trim "$lesson") name=$(trim "$name") args=$(trim "$args") title=$(trim "$title")
-    steps=$(trim "${steps-}") look=$(trim "${look-}") fix=$(trim "${fix-}")
+    steps=$(trim "${steps-}") its=$(trim "${its-}") lock=$(trim "${lock-}")
+    fix=$(trim "${fix-}") pick=$(trim "${pick-}")
     if [ -z "$lesson" ] || [ -z "$name" ] || [ -z "$title" ]; then
         echo "pictures.sh: $list: a line needs LESSON | NAME | ARGUMENTS | TITLE: $line" >&2
         exit 2
@@ -174,7 +178,8 @@ while IFS= read -r line || [ -n "$line" ]; do
         wait "${pids[0]}"
         pids=("${pids[@]:1}")
     fi
-    draw "$lesson" "$name" "$args" "$title" "$steps" "$look" "$fix" >"$tmp/$k.out" 2>"$tmp/$k.err" &
+    draw "$lesson" "$name" "$args" "$title" "$steps" "$its" "$lock" "$fix" "$pick" \
+        >"$tmp/$k.out" 2>"$tmp/$k.err" &
     pids+=("$!")
 done <"$list"
 wait
@@ -185,8 +190,8 @@ for ((i = 1; i <= k; i++)); do
     n=$((n + a)) np=$((np + b)) failed=$((failed + c))
 done
 if [ "$failed" -eq 0 ]; then
-    echo "pictures.sh: $n pictures in $out, and $np for the handouts"
+    echo "pictures.sh: $n pictures in $out, and $np focused views"
 else
-    echo "pictures.sh: $n pictures in $out, and $np for the handouts; $failed not drawn or not as captioned"
+    echo "pictures.sh: $n pictures in $out, and $np focused views; $failed not drawn or not as captioned"
 fi
 [ "$failed" -eq 0 ]

@@ -19,7 +19,9 @@
 #             ShellCheck, GNU parallel, gnuplot
 #   schema    check-jsonschema (PyPI) in tests/build/venv, for the test that
 #             validates the Classroom workflow
-#   docs      make docs: pandoc, weasyprint, pdfinfo, python3
+#   docs      make docs: pandoc, weasyprint, pdfinfo, python3; PyMuPDF
+#             (python3-fitz), with which tests/docs.bats measures the
+#             handouts' type
 #   dev       the dev container: check, test and docs
 #   ci        what CI installs before make test: dev's and schema
 #   browser   tests/browser.bats: chromium, its driver, selenium
@@ -109,6 +111,8 @@ need_docs() {
     for t in pandoc weasyprint; do have "$t" || add "$t"; done
     have pdfinfo || add poppler-utils
     have python3 || add python3
+    # PyMuPDF: tests/docs.bats measures the handouts' type with it
+    /usr/bin/python3 -c 'import fitz' >/dev/null 2>&1 || add python3-fitz
 }
 
 for what in "$@"; do

@@ -100,14 +100,39 @@ MD
     assert_output --partial "no line containing 'no such line in any run'"
 }
 
-@test "each lesson handout is A4 and at most 4 pages" {
+@test "each lesson handout is A4, at most 6 pages, its body text 9 pt or more and nothing under 6.5 pt" {
     for pdf in "$B"/handouts/[0-9][0-9]-*.pdf; do
         pages=$(pdfinfo "$pdf" | sed -n 's/^Pages: *//p')
         size=$(pdfinfo "$pdf" | sed -n 's/^Page size: *//p')
         echo "$(basename "$pdf"): $pages pages, $size"
-        [ "$pages" -le 4 ]
+        [ "$pages" -le 6 ]
         [[ "$size" == *"(A4)"* ]]
     done
+    # the type as printed, every character's size read back with PyMuPDF:
+    # the size most characters have (the body) and the smallest of all,
+    # pictures and page footers included
+    run /usr/bin/python3 - "$B"/handouts/*.pdf <<'PY'
+import collections, os, sys
+import fitz
+ok = True
+for path in sys.argv[1:]:
+    chars = collections.Counter()
+    for page in fitz.open(path):
+        for block in page.get_text("dict")["blocks"]:
+            for line in block.get("lines", []):
+                for span in line["spans"]:
+                    n = len(span["text"].strip())
+                    if n:
+                        chars[round(span["size"], 2)] += n
+    body = chars.most_common(1)[0][0]
+    small = min(chars)
+    print(f"{os.path.basename(path)}: body {body:.2f} pt, smallest {small:.2f} pt "
+          f"({chars[small]} characters)")
+    ok = ok and body >= 8.99 and small >= 6.49
+sys.exit(0 if ok else 1)
+PY
+    echo "$output"
+    assert_success
 }
 
 @test "every page says its language and has one title, larger than its section headings" {
@@ -177,8 +202,13 @@ PY
     for i in "${!names[@]}"; do
         page=$B/${names[$i]}.html
         grep -q "href=\"handouts/${names[$i]}.pdf\"" "$page" || fail "${names[$i]}: no handout link"
-        grep -q "href=\"src/${names[$i]}/sync.cu\"" "$page" || fail "${names[$i]}: no sources link"
+        grep -q "href=\"src/${names[$i]}/sync.cu.html\"" "$page" || fail "${names[$i]}: no sources link"
         [ -f "$B/src/${names[$i]}/sync.cu" ] || fail "no src/${names[$i]}/sync.cu"
+        # a page that shows the source (a host serves .cu as a download),
+        # its code highlighted, beside the file itself
+        grep -q '<span class="kw">__global__</span>\|<span class="kw">__device__</span>' \
+            "$B/src/${names[$i]}/sync.cu.html" || fail "src/${names[$i]}/sync.cu.html shows no code"
+        grep -q 'href="sync.cu"' "$B/src/${names[$i]}/sync.cu.html" || fail "sync.cu.html: no link to the file"
         if [ "$i" -gt 0 ]; then
             grep -q "rel=\"prev\" href=\"${names[$((i - 1))]}.html\"" "$page" || fail "${names[$i]}: no prev"
         fi
@@ -216,13 +246,30 @@ PY
     assert_output --partial 'here lesson 05.'
 }
 
-@test "handouts link to the repository, never to the machine that built them" {
+@test "handouts link to the repository, never to the machine that built them, and print no placeholder" {
     for pdf in "$B"/handouts/*.pdf; do
         run grep -a -c 'file://' "$pdf"
         [ "$output" = 0 ] || fail "$(basename "$pdf"): $output file:// links"
+        run bash -c "pdftotext '$pdf' - | grep -c 'SET-REPO_URL'"
+        [ "$output" = 0 ] || fail "$(basename "$pdf") prints a placeholder address"
+        grep -a -q 'SET-REPO_URL' "$pdf" && fail "$(basename "$pdf") links to a placeholder"
     done
-    grep -a -q 'URI (https://github.com/SET-REPO_URL/warp-level-cuda/blob/main/' \
-        "$B/handouts/04-match-any.pdf"
+    run grep -l 'SET-REPO_URL' "$B"/*.html
+    assert_failure
+    # the address, or where the code is in words, under the title and at the
+    # foot of every page of a handout
+    want=$("$REPO/docs/build.sh" --address)
+    run bash -c "pdftotext -f 1 -l 1 '$B/handouts/04-match-any.pdf' - | tr '\n' ' '"
+    if [ -n "$want" ]; then
+        assert_output --partial "The code: $want, folder lessons/04-match-any/"
+    else
+        assert_output --partial "The code: the folder lessons/04-match-any/ of this course's repository"
+        assert_output --partial "ask whoever handed it out"
+    fi
+    pages=$(pdfinfo "$B/handouts/04-match-any.pdf" | sed -n 's/^Pages: *//p')
+    run bash -c "pdftotext -f $pages -l $pages '$B/handouts/04-match-any.pdf' - | tr '\n' ' '"
+    where="lessons/04-match-any/ of the course's repository"
+    assert_output --partial "the code: ${want:-$where}"
     # REPO_URL sets where they point
     printf '%s\n' '[x](legacy.cu) [y](../02-b/README.md) [z](#here) [r](../../docs/results/a.txt)' \
         >"$BATS_TEST_TMPDIR/page.md"
@@ -232,6 +279,13 @@ PY
     assert_output --partial 'href="https://example.org/r/blob/main/lessons/02-b/README.md"'
     assert_output --partial 'href="https://example.org/r/blob/main/docs/results/a.txt"'
     assert_output --partial 'href="#here"'
+    # with no address known, a handout's link to a repository file is its text
+    run pandoc --wrap=none --lua-filter "$REPO/docs/filters/links.lua" -M lesson=01-a \
+        -M page=lessons/01-a/README.md -M print=true "$BATS_TEST_TMPDIR/page.md"
+    assert_output --partial '<span>x</span>'
+    assert_output --partial '<span>r</span>'
+    assert_output --partial 'href="#here"'
+    refute_output --partial 'legacy.cu"'
     # and on the site, the same links resolve against the page's folder
     printf '%s\n' '[r](../results/a.txt) [p](gpus.md) [l](../../lessons/02-b/README.md)' \
         >"$BATS_TEST_TMPDIR/page.md"
@@ -313,37 +367,45 @@ PY
     assert_output --partial '--report-formatter junit --output reports'
 }
 
-@test "every demonstration in docs/pictures.list has its pictures on its lesson page: lockstep and its apart, the fix, each linked to its full size" {
-    local n=0
-    while IFS='|' read -r lesson name _ title; do
-        case "$lesson" in ''|'#'*) continue ;; esac
-        lesson=${lesson// /} name=${name// /}
+# list_lines: docs/pictures.list's lines, fields trimmed and separated by
+# the unit separator (\037: a tab would run empty fields together in read):
+# LESSON NAME ARGS TITLE STEPS ITS LOCKSTEP FIX LANES.
+list_lines() {
+    awk -F' [|] ' '!/^#/ && NF { for (i = 1; i <= NF; i++) { gsub(/^ +| +$/, "", $i); printf "%s%s", $i, (i < NF ? "\037" : "\n") } }' \
+        "$REPO/docs/pictures.list"
+}
+
+@test "every demonstration in docs/pictures.list has its pictures on its lesson page: each run's focused view, captioned and linked to the full run" {
+    local n=0 lesson name title its lock fix
+    while IFS=$'\037' read -r lesson name _ title _ its lock fix _; do
         [ -f "$REPO/lessons/$lesson/README.md" ] || continue
-        for svg in "$lesson-$name".{svg,sync.svg,lockstep.svg,its.svg,fix.svg}; do
+        for svg in "$lesson-$name".{svg,sync.svg,its.svg,lockstep.svg,fix.svg}; do
             [ -s "$B/pictures/$svg" ] || fail "no picture $svg"
             grep -q '</svg>' "$B/pictures/$svg" || fail "$svg is not a whole SVG"
         done
-        # the full-size files: both runs side by side, and the fix, with warpsim's legend
+        # the full runs: both models side by side, and the fix, with warpsim's
+        # legend completed and no clock column
         grep -q 'model lockstep' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no lockstep run"
         grep -q 'model its' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no its run"
-        grep -q '>Legend<' "$B/pictures/$lesson-$name.svg" || fail "$lesson-$name.svg has no legend"
-        # the page: each run a picture of its own, without the legend, linked to the full size
-        grep -q 'model lockstep' "$B/pictures/$lesson-$name.lockstep.svg" || fail "$lesson-$name.lockstep.svg: no lockstep run"
-        grep -q 'model its' "$B/pictures/$lesson-$name.lockstep.svg" && fail "$lesson-$name.lockstep.svg holds the its run too"
-        grep -q 'model its' "$B/pictures/$lesson-$name.its.svg" || fail "$lesson-$name.its.svg: no its run"
-        grep -q 'model lockstep' "$B/pictures/$lesson-$name.its.svg" && fail "$lesson-$name.its.svg holds the lockstep run too"
-        for svg in "$lesson-$name".{lockstep,its,fix}.svg; do
-            grep -q '>Legend<' "$B/pictures/$svg" && fail "$svg still has its legend"
-            grep -q "<img src=\"pictures/$svg\"" "$B/$lesson.html" || fail "$lesson.html does not show $svg"
+        for svg in "$lesson-$name".{svg,sync.svg}; do
+            grep -q '>Legend<' "$B/pictures/$svg" || fail "$svg has no legend"
+            grep -q 'a dashed line between two crossed circles' "$B/pictures/$svg" || fail "$svg: legend not completed"
+            grep -q 'zz N under a line number' "$B/pictures/$svg" || fail "$svg: no sleep label in the legend"
+            grep -q 'class="c"' "$B/pictures/$svg" && fail "$svg still has its clock column"
         done
-        grep -q "<a href=\"pictures/$lesson-$name.its.svg\"><img src=\"pictures/$lesson-$name.its.svg\"" "$B/$lesson.html" ||
-            fail "$lesson.html: the its picture does not link to itself at full size"
-        grep -q "<a href=\"pictures/$lesson-$name.svg\">full size, lockstep | its</a>" "$B/$lesson.html" ||
-            fail "$lesson.html: no link to $lesson-$name.svg, both runs at full size"
+        # the page: each focused view, linked to its full run, with its caption
+        for v in its lockstep; do
+            grep -q "<a href=\"pictures/$lesson-$name.svg\"><img src=\"pictures/$lesson-$name.$v.svg\"" "$B/$lesson.html" ||
+                fail "$lesson.html: the $v view does not link to $lesson-$name.svg"
+        done
         grep -q "<a href=\"pictures/$lesson-$name.sync.svg\"><img src=\"pictures/$lesson-$name.fix.svg\"" "$B/$lesson.html" ||
-            fail "$lesson.html: the fix does not link to $lesson-$name.sync.svg"
+            fail "$lesson.html: the fix view does not link to $lesson-$name.sync.svg"
+        run page_text "$B/$lesson.html"
+        assert_output --partial "legacy.cu under its. $its (the full run)"
+        assert_output --partial "legacy.cu under lockstep. $lock (the full run)"
+        assert_output --partial "The fix, sync.cu, under its. $fix (the full run)"
         n=$((n + 1))
-    done <"$REPO/docs/pictures.list"
+    done < <(list_lines)
     echo "$n demonstrations"
     [ "$n" -ge 7 ]
     run page_text "$B/01-shfl-reduction.html"
@@ -351,128 +413,152 @@ PY
     assert_output --partial "warpsim/build/warpsim --trace mine.svg --trace-models lockstep,its lessons/01-shfl-reduction/build/emu/legacy -k 1"
     # the legend is text, once per page
     [ "$(grep -c '<ul class="trace-legend">' "$B/01-shfl-reduction.html")" -eq 1 ]
-    assert_output --partial "a race warpsim reported, marked at both accesses"
+    assert_output --partial "a dashed line joins the race's two accesses"
 }
 
-@test "every lesson's handout shows every demonstration's picture, with what to look at" {
-    local lesson name title count=0 lessons=" "
-    while IFS='|' read -r lesson name _ title _; do
-        case "$lesson" in ''|'#'*) continue ;; esac
-        lesson=${lesson// /} name=${name// /} title=$(sed 's/^ *Lesson [0-9]*: //; s/ *$//' <<<"$title")
+@test "every caption's file:line, mask and lane claims are in its picture's own text, and the legend explains every mark the pictures use" {
+    local n=0 lesson name its lock fix caption v marks m
+    while IFS=$'\037' read -r lesson name _ _ _ its lock fix _; do
         [ -f "$REPO/lessons/$lesson/README.md" ] || continue
-        [ -s "$B/pictures/$lesson-$name.print.svg" ] || fail "no picture $lesson-$name.print.svg"
+        for v in its lockstep fix; do
+            case $v in its) caption=$its ;; lockstep) caption=$lock ;; fix) caption=$fix ;; esac
+            run python3 "$REPO/docs/trace_svg.py" check "$B/pictures/$lesson-$name.$v.svg" "$caption"
+            [ "$status" -eq 0 ] || fail "$output"
+            n=$((n + 1))
+        done
+        # each mark a picture uses has its item in the legend of its page
+        marks=$(cat "$B/pictures/$lesson-$name".{its,lockstep,fix}.svg | grep -o 'data-marks="[^"]*"' |
+                sed 's/data-marks="//; s/"//' | tr ' ' '\n' | sort -u)
+        for m in $marks; do
+            grep -q "<li data-mark=\"$m\">" "$B/$lesson.html" || fail "$lesson.html's legend lacks the mark $m"
+        done
+    done < <(list_lines)
+    echo "$n captions checked"
+    [ "$n" -ge 21 ]
+    # a caption that names what its picture lacks is caught
+    f=$B/pictures/01-shfl-reduction-tree.its.svg
+    run python3 "$REPO/docs/trace_svg.py" check "$f" "lane 0 reads r[2] at legacy.cu:46, as lanes 5 and 9 do at legacy.cu:999 with 0xfffffff0"
+    assert_failure 1
+    assert_output --partial "names legacy.cu:999, which the picture does not show"
+    assert_output --partial "names 0xfffffff0, which the picture does not show"
+    assert_output --partial "(lane 5)"
+    assert_output --partial "(lane 9)"
+    run python3 "$REPO/docs/trace_svg.py" check "$f" "lane 0 reads r[2] at legacy.cu:46"
+    assert_success
+}
+
+@test "every lesson's handout shows every demonstration: legacy.cu under its beside the fix, with what to look at" {
+    local lesson name title count=0 lessons=" " want got
+    while IFS=$'\037' read -r lesson name _ title _; do
+        [ -f "$REPO/lessons/$lesson/README.md" ] || continue
+        title=${title#Lesson [0-9][0-9]: } title=${title^}
         text=$(pdftotext "$B/handouts/$lesson.pdf" - | tr '\n' ' ' | tr -s ' ')
         [[ "$text" == *"$title"* ]] || fail "$lesson's handout lacks the demonstration '$title'"
         [ "${lessons#* "$lesson" }" = "$lessons" ] && lessons="$lessons$lesson "
         count=$((count + 1))
-    done <"$REPO/docs/pictures.list"
+    done < <(list_lines)
     for lesson in $lessons; do
         want=$(grep -c "^$lesson |" "$REPO/docs/pictures.list")
         run bash -c "pdftotext '$B/handouts/$lesson.pdf' - | tr '\n' ' '"   # lines joined
         assert_output --partial "Pictures of the runs"
-        assert_output --partial "a race warpsim reported"              # the legend
+        assert_output --partial "a lane's number heads its column"   # the legend
         # each picture is in the PDF as drawn, text and all, with its caption
-        got=$(grep -o 'its: warp 0 of block 0 in ' <<<"$output" | wc -l)
-        [ "$got" -eq "$want" ] || fail "$lesson's handout shows $got pictures of its $want demonstrations"
-        got=$(grep -o 'What to look at:' <<<"$output" | wc -l)
-        [ "$got" -eq "$want" ] || fail "$lesson's handout has $got captions for $want demonstrations"
-        run pdfinfo "$B/handouts/$lesson.pdf"
-        assert_line --regexp '^Pages: +[1-4]$'
+        got=$(grep -oE 'legacy.cu under its \( ?legacy ' <<<"$output" | wc -l)
+        [ "$got" -eq "$want" ] || fail "$lesson's handout shows $got pictures of legacy.cu for its $want demonstrations"
+        got=$(grep -o 'The fix, sync.cu, under its\.' <<<"$output" | wc -l)
+        [ "$got" -eq "$want" ] || fail "$lesson's handout has $got pictures of the fix for $want demonstrations"
     done
     echo "$count demonstrations in the handouts of:$lessons"
     [ "$(wc -w <<<"$lessons")" -ge 7 ]
 }
 
-@test "each picture's caption on the lesson page says what to look at in it, from docs/pictures.list" {
-    local lesson name look fix n=0
-    while IFS='|' read -r lesson name _ _ _ look fix; do
-        case "$lesson" in ''|'#'*) continue ;; esac
-        lesson=${lesson// /} name=${name// /}
-        [ -f "$REPO/lessons/$lesson/README.md" ] || continue
-        look=$(sed 's/^ *//; s/ *$//' <<<"$look") fix=$(sed 's/^ *//; s/ *$//' <<<"$fix")
-        [ -n "$look" ] || fail "$lesson $name: no LOOK caption in docs/pictures.list"
-        [ -n "$fix" ] || fail "$lesson $name: no FIX caption in docs/pictures.list"
-        run page_text "$B/$lesson.html"
-        assert_output --partial "What to look at: $look"
-        assert_output --partial "$fix"
-        n=$((n + 1))
-    done <"$REPO/docs/pictures.list"
-    [ "$n" -ge 7 ]
-}
-
-@test "a caption that names a line or a mask its picture does not show fails docs/pictures.sh" {
+@test "a caption that names a line, a mask or a lane its picture does not show fails docs/pictures.sh" {
     local list=$BATS_TEST_TMPDIR/stale.list
     grep '^01-shfl-reduction | tree ' "$REPO/docs/pictures.list" |
         sed 's/legacy\.cu:46/legacy.cu:999/; s/0xffffffff) at sync/0xfffffff0) at sync/' >"$list"
     run "$REPO/docs/pictures.sh" -l "$list" -o "$BATS_TEST_TMPDIR/p"
     echo "$output"
     assert_failure 1
-    assert_line "pictures.sh: 01-shfl-reduction tree: LOOK names 'legacy.cu:999', which 01-shfl-reduction-tree.svg does not show"
-    assert_line "pictures.sh: 01-shfl-reduction tree: FIX names '0xfffffff0', which 01-shfl-reduction-tree.sync.svg does not show"
+    assert_line --partial "01-shfl-reduction-tree.its.svg: the caption names legacy.cu:999, which the picture does not show"
+    assert_line --partial "01-shfl-reduction-tree.fix.svg: the caption names 0xfffffff0, which the picture does not show"
+    assert_line "pictures.sh: 01-shfl-reduction tree: the its view is not drawn as captioned (above)"
     # the lines are drawn side by side, PICTURE_JOBS at a time: a number
     PICTURE_JOBS=abc run --separate-stderr "$REPO/docs/pictures.sh" -l "$list" -o "$BATS_TEST_TMPDIR/p"
     assert_failure 2
     assert_equal "$stderr" "pictures.sh: PICTURE_JOBS=abc: how many lines are drawn at once, a number from 1"
 }
 
-@test "pictures stay readable: no panel taller than warpsim's bound, the handout's short with text of 5 pt or more" {
-    local f h
-    for f in "$B"/pictures/*.svg; do
-        # each panel (a nested <svg> of --trace-models, or the whole file)
-        for h in $(grep -o '<svg [^>]*height="[0-9]*"' "$f" | sed 's/.*height="//; s/"//' | sed '1{/./!d}'); do
-            case "$f" in
-                *.print.svg) [ "$h" -le 420 ] || fail "$(basename "$f"): $h px high, more than a handout's 420" ;;
-                *) [ "$h" -le 1900 ] || fail "$(basename "$f"): a panel $h px high, more than 1900" ;;
-            esac
-        done
-    done
-    # a handout's picture spans the text width, about 188 mm: its smallest
-    # text must print at 5 pt or more (warpsim's own, at 7 px in 1004, would
-    # be 3.7 pt)
-    for f in "$B"/pictures/*.print.svg; do
+@test "focused views are 400 px wide with every text 14 px, no two texts overlapping, few lanes and rows" {
+    local f n=0
+    for f in "$B"/pictures/*.{its,lockstep,fix}.svg; do
         run python3 - "$f" <<'PY'
 import re, sys
 svg = open(sys.argv[1]).read()
-width = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg).group(1))
-sizes = [float(s) for s in re.findall(r'font-size(?:="|:)([\d.]+)', svg)]
-pt = min(sizes) * 188 / width / 0.3528
-print(f"{sys.argv[1]}: {width:g} px wide, smallest text {min(sizes):g} px, {pt:.1f} pt")
-assert pt >= 5.0
+head = re.search(r"<svg[^>]*>", svg).group(0)
+width = float(re.search(r' width="([\d.]+)"', head).group(1))
+height = float(re.search(r' height="([\d.]+)"', head).group(1))
+sizes = {float(v) for v in re.findall(r'font-size="([\d.]+)"', svg)}
+lanes = re.search(r'data-lanes="([^"]*)"', head).group(1).split(",")
+print(f"{sys.argv[1]}: {width:g} x {height:g} px, text {sorted(sizes)} px, lanes {','.join(lanes)}")
+assert width == 400 and sizes == {14.0}, "not 400 px wide with 14 px text"
+assert 1 <= len(lanes) <= 6 and height <= 760, "too many lanes or rows"
 PY
-        assert_success
+        [ "$status" -eq 0 ] || fail "$output"
+        run python3 "$REPO/docs/trace_svg.py" overlaps "$f"
+        [ "$status" -eq 0 ] || fail "$output"
+        n=$((n + 1))
     done
-    # a long its run keeps its races: rows are left out around them, not after them
-    grep -q 'rows drawn (grey: left out)' "$B/pictures/03-syncwarp-races-tree.svg"
-    grep -q 'race 1 on shmem\[17\]' "$B/pictures/03-syncwarp-races-tree.svg"
-    # and the handout's picture is cut around the first
-    grep -q 'race 1 on shmem\[17\]' "$B/pictures/03-syncwarp-races-tree.print.svg"
-    grep -q 'width="640" height="4" fill="#d8d8d8"' "$B/pictures/03-syncwarp-races-tree.print.svg"   # a bar: rows cut
-    # rows cut are left out, not hidden (hidden text would still be in the PDF)
-    [ "$(grep -o '<text' "$B/pictures/03-syncwarp-races-tree.print.svg" | wc -l)" -lt \
-      "$(( $(grep -o '<text' "$B/pictures/03-syncwarp-races-tree.its.svg" | wc -l) / 4 ))" ]
+    echo "$n focused views"
+    [ "$n" -ge 21 ]
 }
 
-@test "docs/trace_svg.py cuts warpsim's pictures, and says so when a file is not one" {
+@test "docs/trace_svg.py reads warpsim's pictures, and says so when a file is not one" {
     t=$BATS_TEST_TMPDIR
     run python3 "$REPO/docs/trace_svg.py" --help
     assert_success
-    assert_output --partial 'trace_svg.py split PAIR.svg'
-    run python3 "$REPO/docs/trace_svg.py" print
+    assert_output --partial 'trace_svg.py focus PICTURE.svg'
+    run python3 "$REPO/docs/trace_svg.py" focus
     assert_failure 2
+    run python3 "$REPO/docs/trace_svg.py" focus "$B/pictures/01-shfl-reduction-tree.svg" "$t/x.svg" --lanes two
+    assert_failure 2
+    assert_output 'trace_svg.py: --lanes takes lane numbers, such as 0,2,16'
     printf '%s\n' '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>' >"$t/x.svg"
-    run python3 "$REPO/docs/trace_svg.py" panel "$t/x.svg" "$t/y.svg"
+    run python3 "$REPO/docs/trace_svg.py" full "$t/x.svg" "$t/y.svg"
     assert_failure 1
     assert_output 'trace_svg.py: no legend in the picture (not drawn by warpsim --trace?)'
-    run python3 "$REPO/docs/trace_svg.py" split "$B/pictures/01-shfl-reduction-tree.sync.svg" "$t/a.svg" "$t/b.svg"
+    run python3 "$REPO/docs/trace_svg.py" focus "$B/pictures/01-shfl-reduction-tree.sync.svg" "$t/y.svg" --run lockstep
     assert_failure 1
-    assert_output --partial '1 runs, not a pair'
-    # the pair's runs, cut apart, hold what the pair holds but the legends
-    python3 "$REPO/docs/trace_svg.py" split "$B/pictures/01-shfl-reduction-tree.svg" "$t/a.svg" "$t/b.svg"
-    for f in "$t/a.svg" "$t/b.svg"; do
-        grep -q 'race 1 on r\[' "$f" || fail "$f lost the race list"
-        grep -q '>Legend<' "$f" && fail "$f kept its legend"
-        grep -q 'viewBox="0 0 1004 ' "$f" || fail "$f is not one run wide"
-    done
+    assert_output 'trace_svg.py: no run of model lockstep in the picture'
+    # a focused view of a race: its two lanes, each access ringed, the race
+    # said in words at the right
+    python3 "$REPO/docs/trace_svg.py" focus "$B/pictures/03-syncwarp-races-tree.svg" "$t/r.svg" --run its
+    grep -q 'data-lanes="1,17"' "$t/r.svg"
+    [ "$(grep -o '<circle' "$t/r.svg" | wc -l)" -eq 2 ]
+    grep -q 'race 1: lane 1 reads shmem\[17\] at' "$t/r.svg"
+    # --lanes chooses the columns
+    python3 "$REPO/docs/trace_svg.py" focus "$B/pictures/01-shfl-reduction-tree.sync.svg" "$t/f.svg" --lanes 0,31
+    grep -q 'data-lanes="0,31"' "$t/f.svg"
+}
+
+@test "docs/build.sh --address: REPO_URL, else an https origin, else nothing" {
+    t=$BATS_TEST_TMPDIR/tree
+    mkdir -p "$t/docs"
+    cp "$REPO/docs/build.sh" "$t/docs/"
+    git -C "$t" init -q
+    run "$t/docs/build.sh" --address
+    assert_success
+    assert_output ''
+    git -C "$t" remote add origin https://github.com/someone/warp-lessons.git
+    run "$t/docs/build.sh" --address
+    assert_output 'https://github.com/someone/warp-lessons'
+    git -C "$t" remote set-url origin git@github.com:someone/warp-lessons.git
+    run "$t/docs/build.sh" --address
+    assert_output ''
+    git -C "$t" remote set-url origin https://user:secret@example.org/r.git
+    run "$t/docs/build.sh" --address
+    assert_output ''
+    REPO_URL=https://example.org/lessons run "$t/docs/build.sh" --address
+    assert_output 'https://example.org/lessons'
 }
 
 @test "docs/handout.list leaves a section out of a lesson's handout and says so; a heading that matches nothing stops the build" {

@@ -28,6 +28,14 @@ else
 fi
 FIXTURES=$BATS_TEST_DIRNAME/fixtures
 
+# A student's check is bounded as a whole (CHECK_BUDGET, checklib.sh: 50 s
+# on warpsim, 60 s on a GPU). The tests judge what a check says, not how
+# fast a loaded machine makes it (the benchmarks and the recorded times
+# do): three test files side by side on two cores took a correct copy's
+# check past 50 s. Each run is still bounded by its own timeout; the tests
+# of the budget itself set it.
+export CHECK_BUDGET=${CHECK_BUDGET:-600}
+
 have_gpu() { nvidia-smi -L 2>/dev/null | grep -q '^GPU'; }
 have_nvcc() { command -v nvcc >/dev/null 2>&1; }
 

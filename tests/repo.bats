@@ -78,3 +78,17 @@ $output"
     echo "$output"
     assert_success
 }
+
+@test "warpsim's make records the same flags whether a lesson names the repository ../.. or its full path" {
+    # A lesson's make calls warpsim's with TOP=..; warpsim's tests call it
+    # with none (its full path). Flags recorded differently would rebuild
+    # libwarpsim.a under programs that other tests are linking against it.
+    cd "$REPO"
+    local rel full
+    # shellcheck disable=SC2016   # make expands it
+    rel=$(make -s --no-print-directory -C warpsim TOP=.. --eval 'print-stamp: ; @echo $(WS_CC_STAMP)' print-stamp)
+    # shellcheck disable=SC2016
+    full=$(make -s --no-print-directory -C warpsim --eval 'print-stamp: ; @echo $(WS_CC_STAMP)' print-stamp)
+    assert_equal "$rel" "$full"
+    [[ $rel == *-DWARPSIM* ]] || fail "no lesson flags in the stamp: $rel"
+}

@@ -138,6 +138,8 @@ function CodeBlock(block)
     return block
   elseif attr.transcript then
     block.text = transcript_lines(attr.transcript, attr.match)
+    -- a transcript's long lines wrap on the page (style.css), none hidden
+    if not block.classes:includes("transcript") then block.classes:insert("transcript") end
     block.attributes.transcript = nil
     block.attributes.match = nil
     return block

@@ -4,7 +4,12 @@
 -- On the site (docs/_build/, every page in one folder), a relative link is
 -- resolved against the page's folder in the repository, then:
 --   lessons/NN-name/README.md        ->  NN-name.html
---   lessons/NN-name/legacy.cu        ->  src/NN-name/legacy.cu
+--   lessons/NN-name/SUB/README.md    ->  NN-name-SUB.html (lesson 05's
+--                                        investigation)
+--   lessons/NN-name/legacy.cu        ->  src/NN-name/legacy.cu.html, the
+--                                        source shown as a page (a web host
+--                                        serves .cu as a download); beside
+--                                        it the file itself
 --   docs/results/X                   ->  results/X
 --   README.md, docs/index.md         ->  index.html
 --   docs/pages/X.md, docs/X.md       ->  X.html
@@ -15,10 +20,12 @@
 -- headings, code or existing links), and makes an image that stands alone
 -- in its paragraph a link to the full-size file.
 --
--- In a handout (metadata repo-url set) a PDF cannot link to the machine
+-- In a handout (metadata print set) a PDF cannot link to the machine
 -- that built it, so every link that is not an anchor of the page goes to
 -- the file in the repository: REPO_URL/blob/BRANCH/lessons/NN-name/README.md
--- and so on. In the workbook (metadata workbook: the page names it holds,
+-- and so on (metadata repo-url); where the repository's address is not
+-- known, such a link is left as its text (the handout says in words where
+-- the files are). In the workbook (metadata workbook: the page names it holds,
 -- space-separated; the page's ids carry the prefix NAME-) a link to a page
 -- of the workbook becomes an anchor of its chapter (#ch-NAME, or
 -- #NAME-anchor).
@@ -28,19 +35,22 @@
 -- recorded)", never a dead link; it is a link again once the file exists.
 --
 -- A link to a repository file the site holds no copy of goes to it in the
--- repository (REPO_HOME/blob/BRANCH/path) everywhere. A link with class
--- "site" is already a path of the site and is not resolved.
+-- repository (REPO_HOME/blob/BRANCH/path) everywhere, or, where the
+-- address is not known, is left as its text. A link with class "site" is
+-- already a path of the site and is not resolved.
 --
 -- Metadata: page (the page's repository path, which relative links are
 -- resolved against), lesson (the page's lesson folder name, if it is a
 -- lesson page), lessons (every lesson folder name, space-separated),
--- repo-home (the repository's address), repo-url and repo-branch (set for
--- the handouts), workbook (the workbook's page names).
+-- repo-home (the repository's address, if known), print (set for the
+-- handouts and the workbook), repo-url (the address, for them, if known),
+-- repo-branch, workbook (the workbook's page names).
 
 local lesson = nil
 local page = ""         -- the page's repository path (metadata page)
 local lessons = {}      -- "03" -> "03-syncwarp-races"
 local repo_url = nil
+local print_mode = false  -- a handout or the workbook
 local repo_home = nil   -- the repository's address, for files the site lacks
 local repo_branch = "main"
 local workbook = nil    -- set of page names, in workbook mode
@@ -57,9 +67,12 @@ function Meta(meta)
   end
   if meta["repo-url"] then
     repo_url = pandoc.utils.stringify(meta["repo-url"]):gsub("/+$", "")
+    if repo_url == "" then repo_url = nil end
   end
+  if meta.print or repo_url then print_mode = true end
   if meta["repo-home"] then
     repo_home = pandoc.utils.stringify(meta["repo-home"]):gsub("/+$", "")
+    if repo_home == "" then repo_home = nil end
   end
   if page == "" and lesson then page = "lessons/" .. lesson .. "/README.md" end
   if meta["repo-branch"] then repo_branch = pandoc.utils.stringify(meta["repo-branch"]) end
@@ -92,8 +105,11 @@ local function site_of(path)
   local name = plain:match("^lessons/(%d%d%-[%w-]+)/README%.md$")
             or plain:match("^lessons/(%d%d%-[%w-]+)$")
   if name then return name .. ".html" end
+  local ln, sub = plain:match("^lessons/(%d%d%-[%w-]+)/([%w-]+)/README%.md$")
+  if ln and sub ~= "wrong" then return ln .. "-" .. sub .. ".html" end
   local lf = plain:match("^lessons/(%d%d%-[%w-]+/[^/]+)$")
-  if lf then return "src/" .. lf end
+            or plain:match("^lessons/(%d%d%-[%w-]+/[%w-]+/[^/]+)$")
+  if lf then return "src/" .. lf .. ".html" end
   if plain == "docs/results" then return "results/index.html" end
   local res = plain:match("^docs/results/(.*)$")
   if res then return "results/" .. res end
@@ -116,19 +132,21 @@ local function site_path(t)
     return repo_home .. "/" .. (path:match("/$") and "tree" or "blob") .. "/"
            .. repo_branch .. "/" .. path .. anchor
   end
-  return t
+  return nil                         -- nowhere to link to: the text alone
 end
 
 -- The repository file behind a site path (nil if there is none).
 local function repo_path(site)
   if site == "index.html" or site == "" then return "" end
+  local ln, sub = site:match("^(%d%d%-[%w-]+)%-(investigation)%.html$")
+  if ln then return "lessons/" .. ln .. "/" .. sub .. "/README.md" end
   local name = site:match("^(%d%d%-[%w-]+)%.html$")
   if name then return "lessons/" .. name .. "/README.md" end
   if site == "results/index.html" then return "docs/results/" end
   local res = site:match("^results/(.*)$")
   if res then return "docs/results/" .. res end
   local src = site:match("^src/(.*)$")
-  if src then return "lessons/" .. src end
+  if src then return "lessons/" .. src:gsub("%.html$", "") end
   local pg = site:match("^([%w-]+)%.html$")
   if pg then return "docs/pages/" .. pg .. ".md" end
   return nil
@@ -139,7 +157,7 @@ end
 -- whether it is an anchor that must not get this page's id prefix.
 local function finish(site)
   if site:match("^%a[%w+.-]*:") or site:match("^#") then return site, false end
-  if not repo_url then return site, false end
+  if not print_mode then return site, false end
   local anchor = site:match("#(.*)$")
   local path = site:gsub("#.*$", "")
   local page = path:match("^([%w-]+)%.html$")
@@ -148,6 +166,7 @@ local function finish(site)
     return "#ch-" .. page, true
   end
   local file = repo_path(path)
+  if not repo_url then return nil, false end   -- no address: the text alone
   if not file then return site, false end
   if file == "" then return repo_url, false end
   local kind = file:match("/$") and "tree" or "blob"
@@ -158,7 +177,9 @@ end
 -- A Link to target; a cross-chapter anchor of the workbook is written as raw
 -- HTML so that the writer's --id-prefix does not prefix it a second time.
 local function make_link(content, site, attr)
+  if not site then return pandoc.Span(content) end
   local target, raw = finish(site)
+  if not target then return pandoc.Span(content) end
   if raw then
     local out = { pandoc.RawInline("html", '<a href="' .. target .. '">') }
     for _, el in ipairs(content) do out[#out + 1] = el end
@@ -191,7 +212,7 @@ function Link(link)
 end
 
 function Image(img)
-  img.src = site_path(img.src)
+  img.src = site_path(img.src) or img.src
   return img
 end
 
@@ -260,8 +281,13 @@ end
 local function figure_link(para)
   if #para.content ~= 1 or para.content[1].t ~= "Image" then return nil end
   local img = para.content[1]
-  local target = escape(finish(img.src))
   local alt = escape(pandoc.utils.stringify(img.caption))
+  local target = finish(img.src)
+  if not target then
+    return pandoc.RawBlock("html", '<figure class="plot"><img src="' .. escape(img.src)
+      .. '" alt="' .. alt .. '">\n<figcaption>' .. alt .. '</figcaption></figure>')
+  end
+  target = escape(target)
   return pandoc.RawBlock("html",
     '<figure class="plot"><a href="' .. target .. '"><img src="' .. escape(img.src)
     .. '" alt="' .. alt .. '"></a>\n<figcaption>' .. alt .. ' (<a href="' .. target

@@ -51,8 +51,8 @@ __device__ int warp_sum(volatile int *s, int v)
 
 /*
  * The second form: s[0..47], 32 slots and 16 zeros after them. Every lane
- * runs every step; lane x >= 16 adds garbage into s[x], which, in lockstep,
- * no lane reads after that. s[0] holds the sum.
+ * runs every step: lanes past the tree add sums nobody needs into slots that
+ * others read (lane 12 reads s[16] in step 3); in lockstep none reaches s[0].
  */
 __device__ int warp_sum_padded(volatile int *s, int v)
 {
