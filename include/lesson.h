@@ -3,12 +3,12 @@
  *
  * A lesson source (legacy.cu, sync.cu) builds two ways from the same text:
  *   - with nvcc, for a real GPU (the default);
- *   - with the system C compiler against warpsim, the CPU emulator of warp
- *     execution, when WARPSIM is defined (warpsim/include/warpsim.h then
- *     supplies the CUDA names).
- * Lesson code is therefore C that nvcc also accepts as C++: no templates,
- * classes, references or overloads; cast the result of malloc; declare
- * shared memory with a size known at compile time.
+ *   - with the system C++ compiler (g++ or clang++, C++17) against warpsim,
+ *     the CPU emulator of warp execution, when WARPSIM is defined
+ *     (warpsim/include/warpsim.h then supplies the CUDA names).
+ * Lesson code is CUDA C++ that nvcc and warpsim both accept, plain and
+ * C-style where that reads best; declare shared memory with a size known
+ * at compile time.
  *
  * What this header gives a lesson:
  *   FULL_MASK, LANE(), WARP_IN_BLOCK()      the warp vocabulary
@@ -876,8 +876,14 @@ LESSON_ALWAYS_INLINE void lesson_delay_point(void)
 }
 
 #if defined(WARPSIM)
-/* warpsim.h defines the primitives as macros; they are redefined here with
- * the same expansions, between two delay points. */
+/* warpsim.h declares the primitives as CUDA does, as functions (the
+ * __reduce_*_sync also as macros of their own names, __activemask and
+ * __syncwarp also as macros that call the library); each becomes a macro
+ * of its own name here, between two delay points. Inside a macro's own
+ * expansion its name is not expanded again, so each calls the function.
+ * (A statement expression rather than nvcc's template below: its value
+ * needs no function of its own, which the lockstep model would see as a
+ * call.) */
 #define LESSON_DELAYED(call) \
     ({ lesson_delay_point(); __typeof__(call) lesson_r_ = (call); lesson_delay_point(); lesson_r_; })
 #define LESSON_DELAYED_VOID(call) \
@@ -885,46 +891,31 @@ LESSON_ALWAYS_INLINE void lesson_delay_point(void)
 #undef threadIdx
 #define threadIdx (*(lesson_delay_point(), (const uint3 *)&ws_self->thread_idx))
 #undef __activemask
-#define __activemask() LESSON_DELAYED(ws_activemask(__FILE__, __LINE__))
 #undef __syncwarp
-#define __syncwarp(...) LESSON_DELAYED_VOID( \
-    WS_PICK2(_, ##__VA_ARGS__, WS_SYNCWARP_MASK, WS_SYNCWARP_FULL)(__VA_ARGS__))
-#undef __shfl_sync
-#undef __shfl_up_sync
-#undef __shfl_down_sync
-#undef __shfl_xor_sync
-#define __shfl_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_IDX, m, v, __VA_ARGS__, 32, 0))
-#define __shfl_up_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_UP, m, v, __VA_ARGS__, 32, 0))
-#define __shfl_down_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_DOWN, m, v, __VA_ARGS__, 32, 0))
-#define __shfl_xor_sync(m, v, ...) LESSON_DELAYED(WS_SHFL_CALL(WS_SHFL_XOR, m, v, __VA_ARGS__, 32, 0))
-#undef __ballot_sync
-#undef __any_sync
-#undef __all_sync
-#undef __uni_sync
-#define __ballot_sync(m, p) LESSON_DELAYED(ws_vote(WS_VOTE_BALLOT, (m), (p) != 0, __FILE__, __LINE__))
-#define __any_sync(m, p) LESSON_DELAYED((int)ws_vote(WS_VOTE_ANY, (m), (p) != 0, __FILE__, __LINE__))
-#define __all_sync(m, p) LESSON_DELAYED((int)ws_vote(WS_VOTE_ALL, (m), (p) != 0, __FILE__, __LINE__))
-#define __uni_sync(m, p) LESSON_DELAYED((int)ws_vote(WS_VOTE_UNI, (m), (p) != 0, __FILE__, __LINE__))
-#undef __match_any_sync
-#undef __match_all_sync
-#define __match_any_sync(m, v) LESSON_DELAYED( \
-    ws_match(0, (m), WS_BITS(v) & (WS_VSIZE(v) == 4 ? 0xffffffffULL : ~0ULL), \
-             WS_VSIZE(v), (int *)0, __FILE__, __LINE__))
-#define __match_all_sync(m, v, pred) LESSON_DELAYED( \
-    ws_match(1, (m), WS_BITS(v) & (WS_VSIZE(v) == 4 ? 0xffffffffULL : ~0ULL), \
-             WS_VSIZE(v), (pred), __FILE__, __LINE__))
+#define __activemask() LESSON_DELAYED(__activemask())
+#define __syncwarp(...) LESSON_DELAYED_VOID(__syncwarp(__VA_ARGS__))
+#define __shfl_sync(...) LESSON_DELAYED(__shfl_sync(__VA_ARGS__))
+#define __shfl_up_sync(...) LESSON_DELAYED(__shfl_up_sync(__VA_ARGS__))
+#define __shfl_down_sync(...) LESSON_DELAYED(__shfl_down_sync(__VA_ARGS__))
+#define __shfl_xor_sync(...) LESSON_DELAYED(__shfl_xor_sync(__VA_ARGS__))
+#define __ballot_sync(...) LESSON_DELAYED(__ballot_sync(__VA_ARGS__))
+#define __any_sync(...) LESSON_DELAYED(__any_sync(__VA_ARGS__))
+#define __all_sync(...) LESSON_DELAYED(__all_sync(__VA_ARGS__))
+#define __uni_sync(...) LESSON_DELAYED(__uni_sync(__VA_ARGS__))
+#define __match_any_sync(...) LESSON_DELAYED(__match_any_sync(__VA_ARGS__))
+#define __match_all_sync(...) LESSON_DELAYED(__match_all_sync(__VA_ARGS__))
 #undef __reduce_add_sync
 #undef __reduce_min_sync
 #undef __reduce_max_sync
 #undef __reduce_and_sync
 #undef __reduce_or_sync
 #undef __reduce_xor_sync
-#define __reduce_add_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_ADD, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__))
-#define __reduce_min_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_MIN, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__))
-#define __reduce_max_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_MAX, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__))
-#define __reduce_and_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_AND, 0, (m), (unsigned)(v), __FILE__, __LINE__))
-#define __reduce_or_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_OR, 0, (m), (unsigned)(v), __FILE__, __LINE__))
-#define __reduce_xor_sync(m, v) LESSON_DELAYED(ws_reduce(WS_RED_XOR, 0, (m), (unsigned)(v), __FILE__, __LINE__))
+#define __reduce_add_sync(...) LESSON_DELAYED(__reduce_add_sync(__VA_ARGS__))
+#define __reduce_min_sync(...) LESSON_DELAYED(__reduce_min_sync(__VA_ARGS__))
+#define __reduce_max_sync(...) LESSON_DELAYED(__reduce_max_sync(__VA_ARGS__))
+#define __reduce_and_sync(...) LESSON_DELAYED(__reduce_and_sync(__VA_ARGS__))
+#define __reduce_or_sync(...) LESSON_DELAYED(__reduce_or_sync(__VA_ARGS__))
+#define __reduce_xor_sync(...) LESSON_DELAYED(__reduce_xor_sync(__VA_ARGS__))
 #else /* nvcc */
 /*
  * CUDA headers that declare overloads of these names (__half2 shuffles,

@@ -3,7 +3,10 @@
 # A lesson's Makefile sets some of these, then includes this file:
 #   PROGRAMS   programs built from PROGRAM.cu (default: legacy sync)
 #   GPU_ONLY   programs built from PROGRAM.cu for the GPU only, such as
-#              those using CUB or Cooperative Groups (default: none)
+#              those using CUB (default: none)
+#   EMU_TOO    GPU_ONLY programs that warpsim runs too (Cooperative Groups:
+#              cg): make emu builds them into build/emu/ as well, and make
+#              check without a GPU (or EMU=1) checks them there
 #   RUN_ARGS   arguments `make run` passes to each program
 #   CHECK      the checker (default: ./check.sh)
 #   BENCH      the benchmark script, if the lesson has one
@@ -50,7 +53,7 @@
 # Targets: all (default), emu, check, check-wrong, check-right, run, bench,
 # pascal, clean, help; build/wrong/NAME.cu (build/right/NAME.cu) makes a
 # wrong fix (right alternative) from its patch. `make emu` builds
-# build/emu/legacy and build/emu/sync for warpsim (and
+# build/emu/legacy and build/emu/sync for warpsim (and EMU_TOO's, and
 # warpsim/$(WS_B)/warpsim, the driver).
 #
 # Lessons with a harness.cu (the harness convention, include/lesson.h):
@@ -167,9 +170,11 @@ include $(TOP)/mk/warpsim.mk
 # which_cmd NAME: the path of the command NAME (in PATH, or NAME itself when
 # it names a file), or nothing; as `command -v`, without a shell.
 which_cmd = $(if $(findstring /,$(1)),$(wildcard $(1)),$(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH))))))
-HAVE_WS_CC := $(call which_cmd,$(WS_CC))
+# warpsim needs WS_CC (its library) and WS_CXX (lesson files, C++).
+HAVE_WS_CC := $(and $(call which_cmd,$(WS_CC)),$(call which_cmd,$(WS_CXX)))
 EMU_BUILD := build/emu
-EMU_BINS := $(addprefix $(EMU_BUILD)/,$(PROGRAMS))
+EMU_TOO ?=
+EMU_BINS := $(addprefix $(EMU_BUILD)/,$(PROGRAMS) $(EMU_TOO))
 
 # The GPU's compute capability ("90"), or nothing when no GPU answers (or
 # there is no nvidia-smi to ask).
@@ -219,7 +224,7 @@ GPU_BINS := $(addprefix $(BUILD)/,$(PROGRAMS) $(PASCAL_TOO) $(if $(PRE_VOLTA_BUI
 ifeq ($(EMU),1)
   ifeq ($(HAVE_WS_CC),)
     CHECK_TARGET := none
-    CHECK_WHY := EMU=1 but $(WS_CC) not found: warpsim needs a C compiler (gcc 12 or newer)
+    CHECK_WHY := EMU=1 but $(WS_CC) or $(WS_CXX) not found: warpsim needs a C and a C++ compiler (gcc and g++ 12 or newer)
   else
     CHECK_TARGET := emu
     CHECK_WHY :=
@@ -230,7 +235,7 @@ else ifeq ($(GPU_CC)$(PASCAL),1)
 else ifeq ($(GPU_CC),)
   ifeq ($(HAVE_WS_CC),)
     CHECK_TARGET := none
-    CHECK_WHY := no GPU found (nvidia-smi lists none) and no $(WS_CC) to build warpsim, the CPU emulator
+    CHECK_WHY := no GPU found (nvidia-smi lists none) and no $(WS_CC) and $(WS_CXX) to build warpsim, the CPU emulator
   else
     CHECK_TARGET := emu
     CHECK_WHY :=
@@ -261,7 +266,8 @@ endif
 ifeq ($(CHECK_TARGET),gpu)
   CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/$(MINE),$(if $(HAVE_NVCC),$(GPU_BINS),$(wildcard $(GPU_BINS))))
 else ifeq ($(CHECK_TARGET),emu)
-  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/$(MINE),$(CHECK_DIR)/sync $(CHECK_DIR)/legacy) $(WS_DRIVER)
+  CHECK_BINS := $(if $(SRC),$(CHECK_DIR)/$(MINE),$(CHECK_DIR)/sync $(CHECK_DIR)/legacy \
+                  $(addprefix $(CHECK_DIR)/,$(EMU_TOO))) $(WS_DRIVER)
 else
   CHECK_BINS :=
 endif
@@ -480,6 +486,13 @@ $(EMU_BUILD)/$(MINE): $(SRC) $(EMU_BUILD)/harness.o $(if $(WS_LOCALIZE),$(EMU_BU
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@ from $(SRC) and harness.cu")
 	$(Q)$(call ws_harness_build,$(SRC),$@,,$(WS_LOCALIZE))
+# EMU_TOO's programs with a main of their own (lesson 06's cg.cu), alone.
+EMU_ALONE := $(filter-out $(HARNESS_PROGRAMS),$(EMU_TOO))
+ifneq ($(EMU_ALONE),)
+$(addprefix $(EMU_BUILD)/,$(EMU_ALONE)): $(EMU_BUILD)/%: %.cu $(WS_DEPS) $(EMU_STAMP) | $(EMU_BUILD)
+	@$(if $(Q),echo "  CC-EMU  $(LESSON)/$@")
+	$(Q)$(call ws_build,$<,$@,-I.)
+endif
 endif
 
 # The checker exits 77 on a skip (no GPU); `make check` then succeeds after
@@ -686,7 +699,7 @@ help:
 	@echo "$(LESSON): make [target] [SM=90] [EMU=1] [SRC=mine.cu] [ARGS=...] [V=1]"
 	@echo "  all     build $(PROGRAMS) $(GPU_ONLY) into $(BUILD)/"
 	@echo "          $(if $(HAVE_NVCC),with CUDA $(NVCC_VERSION) for $(ARCH_WHAT),(no nvcc found))$(if $(ARCH_ERROR),: $(ARCH_ERROR))"
-	@echo "  emu     build $(PROGRAMS) for warpsim, the CPU emulator, into $(EMU_BUILD)/"
+	@echo "  emu     build $(PROGRAMS) $(EMU_TOO) for warpsim, the CPU emulator, into $(EMU_BUILD)/"
 	@echo "  check   run the checker: $(if $(filter gpu,$(CHECK_TARGET)),on the GPU,$(if $(filter emu,$(CHECK_TARGET)),on warpsim (no GPU here or EMU=1),skipped here: $(CHECK_WHY)))"
 	@echo "          SRC=mine.cu checks your own file against the sync expectations,"
 	@echo "          on the exercise's parts$(if $(EXERCISE_PARTS), ($(EXERCISE_PARTS)))"

@@ -7,9 +7,10 @@
 # setup.sh run, and what `make test` and `make docs` call
 # (scripts/need-tools.sh): one list of what each thing needs.
 #
-#   check     make check on warpsim: make, a C compiler (gcc 12 or newer, or
-#             clang 14 or newer: on an older gcc, as Ubuntu 22.04's 11, gcc-12
-#             is installed and made cc), python3, flock; and libclang's
+#   check     make check on warpsim: make, a C and a C++ compiler (gcc and g++
+#             12 or newer, or clang 14 or newer: on an older gcc, as Ubuntu
+#             22.04's 11, gcc-12 and g++-12 are installed and made cc and
+#             c++), python3, flock; and libclang's
 #             Python bindings, with which scripts/device-only.py checks that
 #             a student's file is device code only (python3-clang-14 on
 #             Debian 12 and Ubuntu 22.04, python3-clang-18 on Ubuntu 24.04)
@@ -79,10 +80,12 @@ need_check() {
     need_libclang
     if ! c_compiler_ok; then
         if have cc || have gcc; then
-            add gcc-12 && gcc12=yes       # an older gcc: gcc-12 beside it, as cc
+            add gcc-12 g++-12 && gcc12=yes    # an older gcc: gcc-12 beside it, as cc
         else
-            add gcc libc6-dev
+            add gcc g++ libc6-dev
         fi
+    elif ! have c++; then
+        add g++                           # lesson files are C++ (mk/warpsim.mk)
     fi
 }
 
@@ -128,6 +131,7 @@ for what in "$@"; do
             have clang || add clang
             have qemu-aarch64 || add qemu-user
             have aarch64-linux-gnu-gcc || add gcc-aarch64-linux-gnu
+            have aarch64-linux-gnu-g++ || add g++-aarch64-linux-gnu
             [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || add libc6-dev-arm64-cross ;;
         *) echo "install-tools.sh: unknown need '$what' (check, grade, test, schema, docs, dev, ci, browser, portable)" >&2
            exit 2 ;;
@@ -163,6 +167,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     if [ "$gcc12" = yes ]; then
         # cc is what make builds warpsim with: gcc-12 ahead of the older gcc
         "${as_root[@]}" update-alternatives --install /usr/bin/cc cc /usr/bin/gcc-12 120 >/dev/null
+        "${as_root[@]}" update-alternatives --install /usr/bin/c++ c++ /usr/bin/g++-12 120 >/dev/null
         if ! c_compiler_ok; then
             echo "install-tools.sh: gcc-12 is installed but cc is still $(cc --version 2>/dev/null | head -n 1)" >&2
             exit 2

@@ -291,7 +291,7 @@ unpack() {
     # a machine without bats and pandoc: it names them and installs nothing
     local bin=$BATS_TEST_TMPDIR/bin t
     mkdir "$bin"
-    for t in bash make python3 flock clang cc gcc id dirname grep head sed; do
+    for t in bash make python3 flock clang cc c++ gcc id dirname grep head sed; do
         ln -s "$(command -v "$t")" "$bin/$t"
     done
     PATH=$bin run "$bin/bash" "$REPO/scripts/install-tools.sh" --dry-run check test docs

@@ -38,7 +38,9 @@ setup() {
         grep -lx "// expect: $v" "$C"/*.cu >/dev/null
     done
     for f in clean-exited-syncwarp clean-early-return-syncthreads clean-byte-disjoint \
-             clean-spinlock-fence clean-syncwarp-ordered clean-message-fence; do
+             clean-spinlock-fence clean-syncwarp-ordered clean-message-fence \
+             clean-blocks-two-launches clean-blocks-message-fence clean-global-initialized \
+             clean-loop-return-before-barrier clean-loop-barrier-guarded clean-device-variable; do
         [ -f "$C/$f.cu" ]
     done
 }
@@ -64,7 +66,7 @@ setup() {
         echo "$output"
         assert_failure 1
         assert_line --regexp '^warpsim: integer division by zero in kernel kernel: lane 3 of warp 0 \(thread 3, block 0\) at fpe-div-zero\.cu:[0-9]+$'
-        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 1 other error'
     done
 }
 
@@ -180,4 +182,78 @@ setup() {
     assert_output oob-shared
     run sanitizer_verdict memcheck 124 ''
     assert_output timeout
+}
+
+@test "a race between blocks that makes a division by zero is reported first, then the division, under every model" {
+    local m first
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/race-blocks-divide-by-next"
+        echo "--- $m"; echo "$output"
+        assert_failure 1
+        first=$(printf '%s\n' "$output" | grep -m 1 '^warpsim: ')
+        [[ $first =~ ^warpsim:\ race\ on\ global\ .*\[1\]:\ thread\ 0\ \(block\ 1,\ warp\ 0,\ lane\ 0\)\ writes\ it\ at\ race-blocks-divide-by-next\.cu:[0-9]+\ and\ thread\ 0\ \(block\ 0,\ warp\ 0,\ lane\ 0\)\ reads\ it\ at\ race-blocks-divide-by-next\.cu:[0-9]+\;\ different\ blocks\ of\ one\ launch,\ which\ nothing\ orders$ ]]
+        assert_line --regexp '^warpsim: integer division by zero in kernel kernel: lane 0 of warp 0 \(thread 0, block 0\) at race-blocks-divide-by-next\.cu:[0-9]+$'
+        assert_line --regexp '^warpsim: 1 race, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 1 other error'
+    done
+    # The plain read of the next block's slot is a race too, without the fault.
+    run env WARPSIM_MODEL=lockstep "$REPO/warpsim/build/corpus/race-blocks-read-next"
+    assert_success
+    assert_line --regexp '^warpsim: race on global .*different blocks of one launch, which nothing orders$'
+}
+
+@test "an invalid access is never made: the lane stops there, the launch runs on, and the program ends with the report, the summary and status 1" {
+    local m
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/oob-global-wild-index"
+        echo "--- $m"; echo "$output"
+        assert_failure 1
+        assert_line --regexp '^warpsim: invalid write of 4 bytes on global memory: lane [0-9]+ of warp [01] \(thread [0-9]+, block 0\) at oob-global-wild-index\.cu:[0-9]+ touches address 0x[0-9a-f]+, which is no device allocation, no __shared__ or __device__ variable and not the thread.s own stack$'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
+        refute_output --partial 'oob-global-wild-index: out'
+        # The write that runs off the end comes first, not the read of the
+        # slot it should have written.
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/oob-global-shifted-write"
+        echo "$output"
+        assert_failure 1
+        [[ ${lines[0]} =~ ^warpsim:\ invalid\ write\ of\ 4\ bytes\ on\ global\ memory:\ lane\ 31\ of\ warp\ 1\ \(thread\ 63,\ block\ 0\)\ at\ oob-global-shifted-write\.cu:[0-9]+\ touches\ 4\ bytes\ past\ the\ end\ of\ allocation\ 3\ \(256\ bytes\)$ ]]
+        refute_output --partial 'warpsim: uninitialized read:'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/oob-local-other-thread"
+        assert_failure 1
+        assert_line --regexp '^warpsim: invalid write of 4 bytes on local memory: lane 1 of warp 0 \(thread 1, block 0\) at oob-local-other-thread\.cu:[0-9]+ touches the stack of thread 0 \(a thread.s local memory is its own\)$'
+    done
+    # With --error-exitcode, the failed launch ends with that status.
+    run env WARPSIM_ERROR_EXITCODE=9 "$REPO/warpsim/build/corpus/oob-global-past-end"
+    assert_failure 9
+}
+
+@test "device memory that no cudaMemset, cudaMemcpy or kernel wrote is an uninitialized read, by lane, line and element" {
+    local m
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/uninit-global-short-memset"
+        echo "--- $m"; echo "$output"
+        assert_success
+        assert_line --regexp '^warpsim: uninitialized read: lane [0-9]+ of warp 0 \(thread [0-9]+, block [01]\) reads global .*\[(1[6-9]|2[0-9]|3[01])\] at uninit-global-short-memset\.cu:[0-9]+, which no cudaMemset, cudaMemcpy or kernel wrote since its cudaMalloc \(it holds 0xcd bytes, warpsim.s poison\)$'
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 1 uninitialized read, 0 memory errors'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/uninit-global-copied-tail"
+        assert_line --regexp '^warpsim: uninitialized read: .* reads global .*\[(4[0-9]|5[0-9]|6[0-3])\] at uninit-global-copied-tail\.cu:'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/clean-global-initialized"
+        assert_success
+        assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
+    done
+}
+
+@test "a __syncthreads that threads skip in a loop's last trip is reported, whether they exit or go on; a return inside the loop is legal" {
+    local m
+    for m in lockstep its random; do
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/barrier-loop-skip-exit"
+        echo "--- $m"; echo "$output"
+        assert_line --regexp '^warpsim: partial __syncthreads: 16 threads of block 0 \(thread [0-9]+ is one\) went past __syncthreads\(\) at barrier-loop-skip-exit\.cu:[0-9]+ without waiting'
+        run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/barrier-loop-skip-goes-on"
+        assert_line --regexp '^warpsim: partial __syncthreads: 28 threads of block 0 .* went past __syncthreads\(\) at barrier-loop-skip-goes-on\.cu:[0-9]+ without waiting'
+        for k in clean-loop-return-before-barrier clean-early-return-syncthreads clean-loop-barrier-guarded; do
+            run env WARPSIM_MODEL=$m "$REPO/warpsim/build/corpus/$k"
+            assert_success
+            assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors'
+        done
+    done
 }

@@ -51,7 +51,7 @@ clean_everywhere() {
 @test "a race between blocks on global memory is reported although blocks run one by one" {
     for m in lockstep its random; do
         under $m 5
-        assert_line --regexp '^warpsim: race on global cudaMalloc#1\[0\]: thread 0 \(block 0, .* and thread 0 \(block 1, .*; different blocks of one launch, which nothing orders$'
+        assert_line --regexp '^warpsim: race on global out\[0\]: thread 0 \(block 0, .* and thread 0 \(block 1, .*; different blocks of one launch, which nothing orders$'
     done
 }
 
@@ -59,7 +59,7 @@ clean_everywhere() {
     clean_everywhere 6
     for m in lockstep its random; do
         under $m 7
-        assert_line --regexp '^warpsim: race on global cudaMalloc#1\[0\]: .*updates it atomically.*reads it|^warpsim: race on global cudaMalloc#1\[0\]: .*reads it.*updates it atomically'
+        assert_line --regexp '^warpsim: race on global out\[0\]: .*updates it atomically.*reads it|^warpsim: race on global out\[0\]: .*reads it.*updates it atomically'
     done
 }
 
@@ -73,7 +73,7 @@ clean_everywhere() {
 @test "an intra-warp race on global memory is reported" {
     for m in lockstep its random; do
         under $m 9
-        assert_line --regexp '^warpsim: race on global cudaMalloc#1\[[0-9]+\]: .*same warp'
+        assert_line --regexp '^warpsim: race on global out\[[0-9]+\]: .*same warp'
     done
 }
 
@@ -189,6 +189,7 @@ clean_everywhere() {
 @test "global accesses outside an allocation, and host reads of device memory, are memory errors" {
     for m in lockstep its random; do
         under $m 25
+        assert_failure 1
         assert_line --regexp '^warpsim: invalid write of 4 bytes on global memory: lane 0 of warp 0 \(thread 0, block 0\) at detect\.cu:[0-9]+ touches 16 bytes past the end of allocation 1 \(16384 bytes\)$'
         under $m 26
         assert_line --regexp '^warpsim: invalid read of 4 bytes: host code at detect\.cu:[0-9]+ touches device memory'
@@ -223,11 +224,11 @@ clean_everywhere() {
     assert_line --regexp '^warpsim: 0 races, 0 hangs, 1 warp-primitive error, '
 }
 
-@test "a kernel that faults is reported by lane, line and kernel, and the program stops with status 1" {
+@test "a write through a null pointer is never made: reported by lane and line, and the program stops with status 1" {
     for m in lockstep its random; do
         under $m 31
         assert_failure 1
-        assert_line --regexp '^warpsim: segmentation fault in kernel null_write: lane 5 of warp 0 \(thread 5, block 0\) at detect\.cu:[0-9]+ touches address 0x14$'
+        assert_line --regexp '^warpsim: invalid write of 4 bytes on global memory: lane 5 of warp 0 \(thread 5, block 0\) at detect\.cu:[0-9]+ touches address 0x14, a null pointer plus an offset$'
         assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
     done
     run env WARPSIM_ERROR_EXITCODE=9 "$D" -k 31
@@ -288,7 +289,51 @@ CU
         run env WARPSIM_MODEL=$model "$BATS_TEST_TMPDIR/acq"
         echo "--- $model: $output"
         assert_success
-        assert_line "warpsim: race on global cudaMalloc#1[0]: thread 96 (block 0, warp 3, lane 0) writes it at acq.cu:16 and thread 0 (block 0, warp 0, lane 0) reads it at acq.cu:6; different warps, and no __syncthreads between them"
+        assert_line "warpsim: race on global x[0]: thread 96 (block 0, warp 3, lane 0) writes it at acq.cu:16 and thread 0 (block 0, warp 0, lane 0) reads it at acq.cu:6; different warps, and no __syncthreads between them"
         assert_line --partial "warpsim: 1 race, 0 hangs,"
+    done
+}
+
+@test "device memory is named by the kernel parameter that points into it, whatever register or stack slot passed it" {
+    cat >"$BATS_TEST_TMPDIR/names.cu" <<'CU'
+#include "warpsim.h"
+__global__ void many(int a0, float f0, int *first, long a2, double d0, unsigned a3,
+                     const int *__restrict__ second, char a5, int *late, int n)
+{
+    int t = (int)threadIdx.x;
+    (void)a0; (void)f0; (void)a2; (void)d0; (void)a3; (void)a5;
+    if (t < n) {
+        first[t + 1] = t;           /* lanes t and t + 1: a race on first[t + 1] */
+        late[2 * t] = first[t] + second[t];
+        late[2 * t + 1] = late[2 * t + 2];
+    }
+}
+int main(void)
+{
+    int *a, *b, *c;
+    cudaMalloc(&a, 256);
+    cudaMalloc(&b, 256);
+    cudaMalloc(&c, 1024);
+    cudaMemset(a, 0, 256);
+    cudaMemset(b, 0, 256);
+    cudaMemset(c, 0, 1024);
+    WS_LAUNCH(many, 1, 32, 0, 1, 2.0f, a, 3L, 4.0, 5u, b, 'x', c + 64, 32);
+    cudaDeviceSynchronize();
+    return 0;
+}
+CU
+    # shellcheck disable=SC2016
+    printf 'TOP := %s\ninclude $(TOP)/mk/warpsim.mk\n%s: %s\n\t$(call ws_build,$<,$@)\n' \
+        "$REPO" "$BATS_TEST_TMPDIR/names" "$BATS_TEST_TMPDIR/names.cu" >"$BATS_TEST_TMPDIR/names.mk"
+    make -s --no-print-directory -f "$BATS_TEST_TMPDIR/names.mk" "$BATS_TEST_TMPDIR/names"
+    for model in lockstep its random; do
+        run env WARPSIM_MODEL=$model "$BATS_TEST_TMPDIR/names"
+        echo "--- $model: $output"
+        assert_success
+        # first: an integer register; late, the seventh pointer or integer:
+        # the stack (x86-64; on arm64 the eighth register)
+        assert_line --regexp '^warpsim: race on global first\[[0-9]+\]: '
+        assert_line --regexp '^warpsim: race on global late\[[0-9]+\]: '
+        refute_output --partial 'cudaMalloc#'
     done
 }

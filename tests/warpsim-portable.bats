@@ -200,12 +200,13 @@ clang_tests() {
 @test "on arm64 under qemu-user, warpsim's tests give the native output and lesson 01's checker passes" {
     need qemu-aarch64
     need aarch64-linux-gnu-gcc
+    need aarch64-linux-gnu-g++
     [ -f /usr/aarch64-linux-gnu/include/stdio.h ] ||
         skip "libc6-dev-arm64-cross not installed and scripts/need-tools.sh portable could not install it"
     run env LESSONS=01-shfl-reduction CORPUS=0 "$REPO/warpsim/cross-check.sh" aarch64
     echo "$output"
     assert_success
-    assert_line --regexp '^ok: ([0-9]+) of \1 runs of prims and detect gave the same output on aarch64 as natively$'
+    assert_line --regexp '^ok: ([0-9]+) of \1 runs of prims, cxx, detect and device gave the same output on aarch64 as natively$'
     assert_line --regexp "^ok: lesson 01-shfl-reduction's checker on aarch64: [1-9][0-9]* passed, 0 failed$"
     assert_line 'cross-check: aarch64 as native'
 }
@@ -234,6 +235,7 @@ int main(void)
 EOF
     local runs=(gcc clang) cc
     if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null &&
+        command -v aarch64-linux-gnu-g++ >/dev/null &&
         [ -f /usr/aarch64-linux-gnu/include/stdio.h ]; then
         make -s --no-print-directory -C "$REPO/warpsim" WS_CC=aarch64-linux-gnu-gcc WS_B=build/aarch64 build/aarch64/libwarpsim.a
         ws_prog aarch64-linux-gnu-gcc "$BATS_TEST_TMPDIR/div.cu" "$BATS_TEST_TMPDIR/div-arm64" WS_B=build/aarch64
@@ -258,6 +260,7 @@ EOF
 @test "a launch passes its arguments exactly on arm64 too" {
     need qemu-aarch64
     need aarch64-linux-gnu-gcc
+    need aarch64-linux-gnu-g++
     [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || skip "libc6-dev-arm64-cross not installed"
     write_args_kernel
     make -s --no-print-directory -C "$REPO/warpsim" WS_CC=aarch64-linux-gnu-gcc WS_B=build/aarch64 build/aarch64/libwarpsim.a

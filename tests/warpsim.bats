@@ -109,16 +109,28 @@ $out"
     assert_equal "$stderr" "warpsim: no program to run (try --help)"
 }
 
-@test "a program built for warpsim rejects bad WARPSIM_ settings with one line and exit 2" {
+@test "a program built for warpsim rejects a bad value of every WARPSIM_ setting with one line and exit 2" {
+    local names tested
     for setting in WARPSIM_MODEL=moon WARPSIM_SEED=abc WARPSIM_SEED=-3 WARPSIM_ORDER=up \
                    WARPSIM_MEMORY=0 WARPSIM_MEMORY=2X WARPSIM_ERROR_EXITCODE=256 \
-                   WARPSIM_SPIN_LIMIT=5 WARPSIM_STEP_LIMIT=99 WARPSIM_STEP_LIMIT=1Q; do
+                   WARPSIM_SPIN_LIMIT=5 WARPSIM_STEP_LIMIT=99 WARPSIM_STEP_LIMIT=1Q \
+                   WARPSIM_VERBOSE=yes WARPSIM_STATS=2 WARPSIM_TRACE=x.png \
+                   WARPSIM_TRACE_LAUNCH=0 WARPSIM_TRACE_BLOCK=-1 WARPSIM_TRACE_WARP=32 \
+                   WARPSIM_TRACE_WARP=1,1 WARPSIM_TRACE_WARP=1,x WARPSIM_TRACE_STEPS=5 \
+                   WARPSIM_TRACE_HEIGHT=1 WARPSIM_SUMMARY_FD=x WARPSIM_SUMMARY_FD=99; do
         run --separate-stderr env "$setting" "$SYNC" -n 64
         echo "$setting -> $stderr"
         assert_failure 2
         assert_equal "$output" ""
         assert_equal "${#stderr_lines[@]}" 1
         assert_regex "$stderr" "^warpsim: ${setting%%=*}="
+        tested+=" ${setting%%=*}"
+    done
+    # every variable of warpsim's settings table is among them
+    names=$(grep -oE '"WARPSIM_[A-Z_]+"' "$REPO/warpsim/src/settings.c" | tr -d '"' | sort -u)
+    [ "$(wc -l <<<"$names")" -ge 16 ]
+    for name in $names; do
+        [[ " $tested " == *" $name "* ]] || fail "no bad value of $name is tested"
     done
 }
 
@@ -285,8 +297,10 @@ $out"
         assert_line --regexp "^$model +[0-9.]+ +[0-9.]+ +[0-9.]+x$"      # its CPU time
         assert_line --regexp "^summary: warpsim $model: [0-9.]+ M accesses/s, [0-9.]+x $short's [0-9.]+$"
     done
-    run git -C "$REPO" worktree list
-    refute_output --partial bench-base
+    # (other checkouts of the same repository may be running a bench of
+    # their own: only this checkout's worktrees are looked at)
+    run git -C "$REPO" worktree list --porcelain
+    refute_line --regexp "^worktree $(cd "$REPO" && pwd -P)/warpsim/build/bench-base/"
 }
 
 @test "make bench without a base measures this build alone; a bad base or count is one line, exit 2" {
@@ -450,4 +464,229 @@ PY
     run "$REPO/warpsim/same-reports.sh" --bogus
     assert_failure 2
     assert_output "same-reports.sh: unknown option '--bogus' (try --help)"
+}
+
+# ---- CUDA C++, Cooperative Groups, the device API's bounds -------------------
+
+@test "the CUDA C++ device API and Cooperative Groups give CUDA's results under every model, with nothing reported" {
+    for model in lockstep its random; do
+        run env WARPSIM_MODEL=$model WARPSIM_ERROR_EXITCODE=9 "$T/cxx"
+        echo "model $model"
+        echo "$output" | grep -v '^ok'
+        assert_success
+        refute_line --partial 'not ok'
+        assert_line --regexp '^result: ok \(0 of [0-9]+ cases wrong\)$'
+        assert_line --regexp '^ok [0-9]+ - a kernel parameter struct of 336 bytes reaches every thread$'
+        assert_line --regexp '^ok [0-9]+ - a kernel parameter struct of 4 KiB reaches every thread$'
+        assert_line --regexp '^ok [0-9]+ - kernel parameters of 32,764 bytes'
+        assert_line --regexp '^ok [0-9]+ - thread_block_tile<32, 16, 8, 4, 2, 1>'
+        assert_line --regexp '^ok [0-9]+ - cg::reduce with plus, less, greater, bit_and, bit_or, bit_xor'
+        assert_line "warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model $model, seed 1)"
+    done
+}
+
+@test "kernel parameters over CUDA's 32,764 bytes are a compile error that names the limit" {
+    printf '#include "lesson.h"\nstruct p { int v[8192]; };\n__global__ void k(p a, int *o) { o[0] = a.v[0]; }\nint main() { static p a; int *o = nullptr; LAUNCH(k, 1, 1, 0, a, o); return 0; }\n' \
+        >"$BATS_TEST_TMPDIR/huge.cu"
+    # shellcheck disable=SC2016
+    printf 'TOP := %s\ninclude $(TOP)/mk/warpsim.mk\n%s: %s\n\t$(call ws_build,$<,$@)\n' \
+        "$REPO" "$BATS_TEST_TMPDIR/huge" "$BATS_TEST_TMPDIR/huge.cu" >"$BATS_TEST_TMPDIR/huge.mk"
+    run make -s --no-print-directory -f "$BATS_TEST_TMPDIR/huge.mk" "$BATS_TEST_TMPDIR/huge"
+    assert_failure
+    assert_output --partial "a kernel's parameters take at most 32,764 bytes"
+}
+
+@test "a C++ copy of lesson 01's sync.cu (templates, bool, references, overloads, min) passes where sync.cu passes, and its wrong twin fails where the C one fails" {
+    run make --no-print-directory -C "$L" check EMU=1 SRC="$REPO/warpsim/tests/lessons/01-sync-cxx.cu"
+    echo "$output" | tail -3
+    assert_success
+    assert_line --regexp '^ok [0-9]+ - 01-sync-cxx.cu: variant 2 '
+    assert_line --regexp '^[0-9]+ passed, 0 failed$'
+    for f in "$REPO/warpsim/tests/lessons/01-no-syncthreads-cxx.cu" "$L/wrong/no-syncthreads.cu"; do
+        run make --no-print-directory -C "$L" check EMU=1 CHECK_FIRST_FAIL=1 SRC="$f"
+        echo "$output" | grep -E '^(not ok|# locate)'
+        assert_failure
+        assert_line --regexp "^# locate: warpsim: race on shared partial\[1\]: thread 32 \(block 0, warp 1, lane 0\) writes it at $(basename "$f"):[0-9]+ and thread 1 \(block 0, warp 0, lane 1\) reads it at $(basename "$f"):[0-9]+; different warps"
+    done
+}
+
+@test "assert, __trap and __brkpt in a kernel are reported with the lane and file:line, then the summary, exit 1; a __trap that never fires is clean" {
+    local k line
+    for k in 1 2 3; do
+        for model in lockstep its random; do
+            run --separate-stderr env WARPSIM_MODEL=$model "$T/device" -k $k
+            echo "$model $k: $stderr"
+            assert_failure 1
+            refute_output --partial 'result:'
+            assert_equal "${#stderr_lines[@]}" 2
+            assert_regex "${stderr_lines[1]}" '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors, 1 other error \(model '
+        done
+    done
+    run --separate-stderr "$T/device" -k 1
+    assert_regex "${stderr_lines[0]}" "^warpsim: assertion \`v < 5 \|\| v > 5' failed in kernel k_assert: lane 5 of warp 0 \(thread 5, block 0\) at device\.cu:[0-9]+$"
+    run --separate-stderr "$T/device" -k 2
+    assert_regex "${stderr_lines[0]}" '^warpsim: __trap\(\) in kernel k_trap: lane 3 of warp 0 \(thread 3, block 0\) at device\.cu:[0-9]+$'
+    run --separate-stderr "$T/device" -k 3
+    assert_regex "${stderr_lines[0]}" '^warpsim: __brkpt\(\) \(a breakpoint, and no debugger\) in kernel k_brkpt: lane 2 of warp 0 \(thread 2, block 0\) at device\.cu:[0-9]+$'
+    run env WARPSIM_ERROR_EXITCODE=9 "$T/device" -k 4
+    assert_success
+    assert_line 'result: ok (case 4 ran)'
+    # the line is the assertion's: the lesson's file, not a header
+    line=$(grep -n 'assert(v < 5 || v > 5);' "$REPO/warpsim/tests/device.cu" | cut -d: -f1)
+    run "$T/device" -k 1
+    assert_output --partial "at device.cu:$line"
+}
+
+@test "a failed assertion in host code is glibc's message and SIGABRT, as without warpsim" {
+    run --separate-stderr "$T/device" -k 14
+    assert_failure 134
+    assert_regex "$stderr" "^device: tests/device\.cu:[0-9]+: .*Assertion \`k == 0' failed\.$"
+}
+
+@test "division by zero, abort() and a tile size Cooperative Groups refuses are other errors: one line each, the summary, exit 1" {
+    run --separate-stderr "$T/device" -k 12
+    assert_failure 1
+    assert_regex "${stderr_lines[0]}" '^warpsim: integer division by zero in kernel k_div: lane 0 of warp 0 \(thread 0, block 0\) at device\.cu:[0-9]+$'
+    assert_regex "${stderr_lines[1]}" ', 0 memory errors, 1 other error \(model its, seed 1\)$'
+    run --separate-stderr "$T/device" -k 13
+    assert_failure 1
+    assert_regex "${stderr_lines[0]}" '^warpsim: abort\(\) in kernel k_abort: lane 1 of warp 0 \(thread 1, block 0\)'
+    run --separate-stderr "$T/device" -k 11
+    assert_failure 1
+    assert_regex "${stderr_lines[0]}" '^warpsim: tiled_partition\(g, n\) with n not a power of two from 1 to 32 .* in kernel k_tile_size: lane 0 of warp 0 \(thread 0, block 0\) at device\.cu:[0-9]+$'
+}
+
+@test "a Cooperative Groups collective that lanes of the tile skip is missing lanes, and a tile without its sync races, under every model" {
+    for model in lockstep its random; do
+        run env WARPSIM_MODEL=$model "$T/device" -k 9
+        echo "$output"
+        # (the tile that comes first: the first report of a place is the one)
+        assert_line --regexp '^warpsim: missing lanes: lanes (8-15|24-31) of warp 0 \(block 0\) are named in the mask of __shfl_sync\(0x(0000ffff|ffff0000)\) that lanes (0-7|16-23) call at device\.cu:[0-9]+, but went past it without calling it'
+        run env WARPSIM_MODEL=$model "$T/device" -k 16
+        assert_line --regexp '^warpsim: missing lanes: lanes ([0-9]+)-([0-9]+) of warp 0 \(block 0\) are named in the mask of __syncwarp\(0x0*ff0*\) that lanes [0-9]+-[0-9]+ call at device\.cu:[0-9]+'
+        run env WARPSIM_MODEL=$model "$T/device" -k 10
+        assert_line --regexp '^warpsim: race on shared s\[[0-9]+\]: thread [0-9]+ \(block 0, warp 0, lane [0-9]+\) (writes|reads) it at device\.cu:[0-9]+ and thread [0-9]+ \(block 0, warp 0, lane [0-9]+\) (writes|reads) it at device\.cu:[0-9]+; same warp'
+        # a launch of 4 KiB of arguments: the same check as any
+        run env WARPSIM_MODEL=$model "$T/device" -k 15
+        assert_line --regexp '^warpsim: missing lanes: lanes 16-31 of warp 0 \(block 0\) are named in the mask of __shfl_xor_sync\(0xffffffff\) that lanes 0-15 call at device\.cu:[0-9]+, but went past it'
+    done
+}
+
+@test "printf in a kernel keeps a launch's output within cudaLimitPrintfFifoSize and says in one line what it left out" {
+    local out=$BATS_TEST_TMPDIR/printf.out
+    "$T/device" -k 5 >"$out" 2>"$out.err"
+    cat "$out.err"
+    [ "$(stat -c %s "$out")" -lt $((1100 * 1024)) ]
+    [ "$(grep -c '^thread ' "$out")" -gt 40000 ]
+    grep -qE '^warpsim: printf in kernel k_printf \(launched at device\.cu:[0-9]+\) printed 10[0-9]{5} bytes and left out [0-9]+ more calls: a launch.s output is bounded by cudaLimitPrintfFifoSize \(1048576 bytes; cudaDeviceSetLimit changes it\)$' "$out.err"
+    grep -q '^result: ok (case 5 ran)$' "$out"
+}
+
+@test "malloc in a kernel returns NULL once the device heap (8 MB, cudaLimitMallocHeapSize) is full; a bad free is a memory error" {
+    run env WARPSIM_ERROR_EXITCODE=9 "$T/device" -k 6
+    assert_success
+    assert_line 'malloc(1024) returned memory 8192 times'
+    run env WARPSIM_ERROR_EXITCODE=9 "$T/device" -k 7
+    assert_success
+    assert_line 'malloc(1024) returned memory 64 times'
+    run --separate-stderr "$T/device" -k 8
+    assert_failure 1
+    assert_regex "${stderr_lines[0]}" '^warpsim: free\(\) of a pointer that malloc in a kernel did not return \(or that was freed before\) in kernel k_bad_free: lane 0 of warp 0 \(thread 0, block 0\) at device\.cu:[0-9]+$'
+    assert_regex "${stderr_lines[1]}" ' 1 memory error \(model its, seed 1\)$'
+}
+
+# ---- the summary channel (WARPSIM_SUMMARY_FD) ----------------------------------
+
+# summary_of CMD...: runs CMD with WARPSIM_SUMMARY_FD=3 writing to a file;
+# SUMMARY holds what came through it, RC the status.
+summary_of() {
+    local f=$BATS_TEST_TMPDIR/summary
+    : >"$f"
+    RC=0
+    env WARPSIM_SUMMARY_FD=3 "$@" 3>"$f" >/dev/null 2>&1 || RC=$?
+    SUMMARY=$(cat "$f")
+}
+
+@test "WARPSIM_SUMMARY_FD=N: one line to fd N with the counts, the model and the status, however the run ends" {
+    summary_of env WARPSIM_MODEL=lockstep "$SYNC" -n 2048
+    assert_equal "$SUMMARY" "warpsim-summary v1 model=lockstep seed=1 order=forward races=0 hangs=0 prim_errors=0 uninit=0 mem_errors=0 other=0 launches=1 status=0"
+    summary_of env WARPSIM_MODEL=random WARPSIM_SEED=3 "$LEGACY" -n 2048 -j 200
+    assert_equal "$RC" 1
+    assert_regex "$SUMMARY" '^warpsim-summary v1 model=random seed=3 order=forward races=[1-9][0-9]* hangs=0 prim_errors=[0-9]+ uninit=[0-9]+ mem_errors=0 other=0 launches=1 status=1$'
+    summary_of env WARPSIM_MODEL=lockstep "$T/detect" -k 22
+    assert_equal "$RC" 3
+    assert_equal "$SUMMARY" "warpsim-summary v1 model=lockstep seed=1 order=forward races=0 hangs=1 prim_errors=0 uninit=0 mem_errors=0 other=0 launches=1 status=3"
+    summary_of env WARPSIM_MODEL=its WARPSIM_ORDER=reverse "$T/device" -k 1
+    assert_equal "$RC" 1
+    assert_equal "$SUMMARY" "warpsim-summary v1 model=its seed=1 order=reverse races=0 hangs=0 prim_errors=0 uninit=0 mem_errors=0 other=1 launches=1 status=1"
+    # --error-exitcode is the status a clean exit becomes
+    summary_of env WARPSIM_MODEL=lockstep WARPSIM_ERROR_EXITCODE=9 "$T/detect" -k 1
+    assert_equal "$RC" 9
+    assert_regex "$SUMMARY" ' races=1 .* status=9$'
+    # a host-side abort: the signal's status
+    summary_of "$T/device" -k 14
+    assert_equal "$RC" 134
+    assert_regex "$SUMMARY" ' launches=1 status=134$'
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/summary")" -eq 1 ]
+}
+
+@test "WARPSIM_SUMMARY_FD leaves the environment and closes on exec; a run killed by SIGKILL writes no line" {
+    run env WARPSIM_SUMMARY_FD=3 "$T/device" -k 17 3 3>/dev/null
+    assert_success
+    assert_line 'WARPSIM_SUMMARY_FD in the environment: no; fd 3 closes on exec: yes'
+    summary_of timeout -s KILL 1 "$T/bench" -n 64 -r 100000
+    assert_equal "$RC" 137
+    assert_equal "$SUMMARY" ""
+}
+
+# ---- pictures: what cannot be drawn, two warps in one ---------------------------
+
+@test "a trace launch, block or warp that never ran, or a picture that cannot be written, is one line and a non-zero exit" {
+    local svg=$BATS_TEST_TMPDIR/none.svg
+    run --separate-stderr env WARPSIM_TRACE="$svg" WARPSIM_TRACE_LAUNCH=5 WARPSIM_MODEL=lockstep "$T/detect" -k 2
+    assert_failure 2
+    assert_equal "$stderr" "warpsim: nothing drawn in $svg: launch 5 (WARPSIM_TRACE_LAUNCH, --trace-launch) never ran; the program made 1 launch
+warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 memory errors (model lockstep, seed 1)"
+    run --separate-stderr "$W" --model lockstep --trace "$svg" --trace-block 9 "$T/detect" -k 4
+    assert_failure 2
+    assert_equal "${stderr_lines[0]}" "warpsim: nothing drawn in $svg: block 9 (WARPSIM_TRACE_BLOCK, --trace-block) of launch 1 never ran; race_block's grid has 1 block"
+    run --separate-stderr "$W" --model lockstep --trace "$svg" --trace-warp 7 "$T/detect" -k 4
+    assert_failure 2
+    assert_equal "${stderr_lines[0]}" "warpsim: nothing drawn in $svg: warp 7 (WARPSIM_TRACE_WARP, --trace-warp) of block 0 in launch 1 never ran; race_block's blocks have 2 warps"
+    [ ! -e "$svg" ]
+    # a run that fails keeps its status, and says what was not drawn
+    run --separate-stderr env WARPSIM_TRACE="$svg" WARPSIM_TRACE_WARP=5 "$T/device" -k 2
+    assert_failure 1
+    assert_equal "${stderr_lines[1]}" "warpsim: nothing drawn in $svg: warp 5 (WARPSIM_TRACE_WARP, --trace-warp) of block 0 in launch 1 never ran; k_trap's blocks have 1 warp"
+    # a folder that is not there: before the program runs
+    run --separate-stderr "$W" --trace "$BATS_TEST_TMPDIR/no/such/x.svg" "$T/detect" -k 1
+    assert_failure 2
+    assert_equal "$stderr" "warpsim: --trace $BATS_TEST_TMPDIR/no/such/x.svg: cannot write the picture there ($BATS_TEST_TMPDIR/no/such: No such file or directory)"
+    assert_equal "$output" ""
+    run --separate-stderr env WARPSIM_TRACE="$BATS_TEST_TMPDIR/no/x.svg" "$T/detect" -k 1
+    assert_failure 2
+    assert_equal "$stderr" "warpsim: WARPSIM_TRACE=$BATS_TEST_TMPDIR/no/x.svg: cannot write the picture there ($BATS_TEST_TMPDIR/no: No such file or directory)"
+    # a file that cannot be opened when the picture is written
+    mkdir "$BATS_TEST_TMPDIR/dir.svg"
+    run --separate-stderr "$W" --model lockstep --trace "$BATS_TEST_TMPDIR/dir.svg" "$T/detect" -k 2
+    assert_failure 2
+    assert_equal "${stderr_lines[0]}" "warpsim: cannot write the picture $BATS_TEST_TMPDIR/dir.svg: Is a directory"
+}
+
+@test "--trace-warp N,M draws two warps of a block in one picture, a race between them marked at both accesses" {
+    local svg=$BATS_TEST_TMPDIR/two.svg
+    run "$W" --model its --trace "$svg" --trace-warp 0,1 "$T/detect" -k 3
+    echo "$output"
+    assert_success
+    assert_equal "$(grep -c '^result: ok (case 3 ran)$' <<<"$output")" 1      # one run's output
+    run svg_ok "$svg"
+    assert_success
+    grep -qF 'model its: warps 0 and 1 of block 0 in race_block (launch 1)' "$svg"
+    grep -qF 'race 1 on s[32]: warp 0 lane 31 reads at detect.cu:33, warp 1 lane 0 writes at detect.cu:30' "$svg"
+    [ "$(grep -o '<use href="#its-race"' "$svg" | wc -l)" -eq 3 ]   # two marks and the legend's
+    [ "$(grep -o '>warp [01]</text>' "$svg" | wc -l)" -eq 2 ]
+    ls "$BATS_TEST_TMPDIR" | { ! grep -q '\.part$'; }
+    # one warp alone does not show that race
+    run "$W" --model its --trace "$BATS_TEST_TMPDIR/one.svg" --trace-warp 0 "$T/detect" -k 3
+    grep -qF 'no race reported on this warp' "$BATS_TEST_TMPDIR/one.svg"
 }

@@ -1,13 +1,16 @@
 /*
- * cg.cu - lesson 05 with Cooperative Groups (GPU only: Cooperative Groups
- * is a C++ API, so warpsim cannot run it): the aggregated increments of
+ * cg.cu - lesson 05 with Cooperative Groups: the aggregated increments of
  * sync.cu written with groups. Built with harness.cu like legacy.cu and
  * sync.cu (the same command line, the same verdict), and held to the same
- * expectations by make check.
+ * expectations by make check, on the GPU and on warpsim (whose
+ * cooperative_groups.h builds each group call on the warp primitive the
+ * GPU runs, with warpsim's checks).
  *
  * Build:  make                     (harness.cu + cg.cu -> build/cg)
+ *         make emu                 (the same for warpsim -> build/emu/cg)
  * Run:    build/cg -n 16M -j 200
  *         build/cg -k queues -q 4  one counter per queue: labeled_partition
+ *         build/emu/cg -n 64K -j 200     on warpsim
  *
  * A group names the threads of a collective: g.num_threads() is its size
  * (the __popc of its mask), g.thread_rank() a thread's rank in it (the

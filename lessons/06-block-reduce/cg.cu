@@ -1,12 +1,15 @@
 /*
  * cg.cu - lesson 06 with Cooperative Groups: the block sum of sync.cu
- * written with cg::reduce over 32-thread tiles. GPU only (C++: Cooperative
- * Groups is a C++ API, so warpsim cannot run this file).
+ * written with cg::reduce over 32-thread tiles. Runs on the GPU and on
+ * warpsim (whose cooperative_groups.h builds each group call on the warp
+ * primitive the GPU runs, with warpsim's checks).
  *
  * Build:  make                 (nvcc -I../../include cg.cu -o build/cg)
+ *         make emu             (the same for warpsim -> build/emu/cg)
  * Run:    build/cg -n 16M            variant 1: block sums, two passes
  *         build/cg -k 2 -n 256M      variant 2: 16-byte loads, two passes
  *         build/cg -k 3 -b 96        variant 3: 8- and 16-thread tiles
+ *         build/emu/cg -n 64K        on warpsim
  * Check:  make check           (holds it to the 64-bit CPU sum like sync.cu)
  *
  * Why it is right: cg::reduce(tile, v, cg::plus<int>()) is a collective of
@@ -204,7 +207,7 @@ int lesson_main(int argc, char **argv)
     lesson_program program = { "cg.cu",
         "Lesson 06 with Cooperative Groups: sums n random ints (never 0) with\n"
         "cg::reduce block sums, and checks the sum against the 64-bit CPU sum\n"
-        "(modulo 2^32: the GPU sums in int, which wraps around). GPU only.",
+        "(modulo 2^32: the GPU sums in int, which wraps around).",
         cg_variants, 3, options, (int)(sizeof options / sizeof options[0]) };
     long long want64, blocks;
     int *in, *d_in, *d_partials, *d_out, got;

@@ -19,9 +19,10 @@
 #    with and without delays under every sleeper pattern, and with values
 #    large enough that the int sums wrap; the outputs are poisoned first;
 # 2. cg.cu (its three variants: cg::reduce block sums, 16-byte loads, and
-#    8- and 16-thread tiles; 2^28 on variant 1) and cub_ref.cu (2^28 too)
-#    give the same sums (on the GPU); so does every setting bench.cu can
-#    time (build/bench -V 1, a process for each of variants 3 to 6);
+#    8- and 16-thread tiles; 2^28 on variant 1 on the GPU) gives the same
+#    sums, on the GPU and on warpsim; so do cub_ref.cu (2^28 too) and every
+#    setting bench.cu can time (build/bench -V 1, a process for each of
+#    variants 3 to 6), on the GPU;
 # 3. legacy.cu shows its bug in both forms of the warp step (the tree with
 #    ifs, variant 1; the if-free tree over zero padding, variant 2): wrong
 #    sums once odd lanes sleep (without a delay, what happened is printed:
@@ -191,20 +192,22 @@ for k in "${variants[@]}"; do
         "$SYNC" -k "$k" -n "$mid" -m 1G -s 10 "${grid[@]}"
 done
 
-# ---- 2. Cooperative Groups and CUB (GPU only) -------------------------------
+# ---- 2. Cooperative Groups (GPU and warpsim), and CUB (GPU only) ----------
 
 # cg.cu, cub_ref.cu and bench.cu are programs of their own (C++, with their
 # own main and verdict), not lesson files: they run without build/verify.
-if [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ]; then
+if [ "$ONLY_SYNC" = 0 ]; then
     demo_end    # (programs of their own: every variant's)
     bin=$(dirname "$SYNC")
     for k in 1 2 3; do
-        for n in 1 33 4099 3000017 $([ "$k" != 1 ] || echo "$huge"); do
+        for n in 1 33 4099 "$(by_target 3000017 "$mid")" $([ "$k" != 1 ] || echo "$huge"); do
             VERIFY='' expect_right "cg: variant $k n=$n matches CPU" "$bin/cg" -k "$k" -n "$n" -s "$k"
         done
         VERIFY='' expect_right "cg: variant $k n=$mid threads=96 matches CPU" \
             "$bin/cg" -k "$k" -n "$mid" -b 96 -s 3
     done
+fi
+if [ "$TARGET" = gpu ] && [ "$ONLY_SYNC" = 0 ]; then
     for n in 1 33 4099 3000017 "$huge"; do
         VERIFY='' expect_right "cub: n=$n matches CPU" "$bin/cub_ref" -n "$n" -s 5
     done

@@ -1,11 +1,13 @@
 /*
  * cg.cu - lesson 07 with Cooperative Groups: the scans of sync.cu written
  * with tiles, tile.shfl_up, cg::inclusive_scan and cg::exclusive_scan.
- * GPU only (Cooperative Groups is a C++ API, so warpsim cannot run it).
  * Built with harness.cu like legacy.cu and sync.cu, and held to the same
- * CPU reference by make check.
+ * CPU reference by make check, on the GPU and on warpsim (whose
+ * cooperative_groups.h builds each group call on the warp primitive the
+ * GPU runs, with warpsim's checks).
  *
  * Build:  make                     (harness.cu + cg.cu -> build/cg)
+ *         make emu                 (the same for warpsim -> build/emu/cg)
  * Run:    build/cg -k inclusive -w 16  tiled_partition<16> and tile.shfl_up
  *         build/cg -k exclusive -w 8   cg::exclusive_scan on 8-thread tiles
  *         build/cg -k block -n 1M      cg::inclusive_scan, block.sync()

@@ -11,7 +11,8 @@
 #   mask        a lane absent from its own mask, masks that differ, a bad width
 #   uninit      a read of shared memory no thread of the block wrote
 #   oob-shared  an access outside every __shared__ variable
-#   oob-global  an access outside every allocation (or a bad pointer)
+#   oob-global  an access outside every allocation (or a bad pointer, or
+#               another thread's local memory)
 #   hang        the block can make no progress (deadlock or spin)
 #   livelock    a thread goes on forever without ending (reported as a hang)
 #   fpe         an integer division by zero
@@ -47,6 +48,7 @@ warpsim_verdict() {
     [[ $out == *$'\nwarpsim: uninitialized read'* ]] && v="$v uninit"
     [[ $out == *$'\nwarpsim: invalid '*' on shared memory'* ]] && v="$v oob-shared"
     [[ $out == *$'\nwarpsim: invalid '*' on global memory'* ||
+       $out == *$'\nwarpsim: invalid '*' on local memory'* ||
        $out == *$'\nwarpsim: segmentation fault'* ||
        $out == *$'\nwarpsim: bus error'* ]] && v="$v oob-global"
     if [[ $out == *$'\nHANG detected: '*'(a livelock'* ]]; then

@@ -1,5 +1,4 @@
 // expect: oob-shared
-// also: uninit
 /*
  * oob-shared-past-end.cu
  *

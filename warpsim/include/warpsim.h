@@ -1,27 +1,60 @@
 /*
- * warpsim.h - the CUDA names a lesson source needs, for the C compiler.
+ * warpsim.h - the CUDA names a lesson source needs, for warpsim.
  *
- * warpsim runs a lesson's legacy.cu or sync.cu on the CPU: gcc or clang
- * compiles the file as C (gnu11) at -O0 with WARPSIM defined and with
- * -fsanitize=thread, whose
+ * warpsim runs a lesson's files (legacy.cu, sync.cu, cg.cu, a student's
+ * mine.cu) on the CPU: g++ or clang++ compiles them as C++17 (gnu++17) at
+ * -O0 with WARPSIM defined and with -fsanitize=thread, whose
  * instrumentation reports every memory access to warpsim (src/tsan.c), and
- * links it with libwarpsim.a instead of libtsan. Each thread of a block is a
- * coroutine; a scheduling model decides which lane runs at each memory
- * access or primitive (src/sched.c), and detectors watch the run.
+ * links them with libwarpsim.a instead of libtsan (mk/warpsim.mk). Each
+ * thread of a block is a coroutine; a scheduling model decides which lane
+ * runs at each memory access or primitive (src/sched.c), and detectors
+ * watch the run. warpsim's own sources are C11 and include this header for
+ * its types and the functions below marked "the library's"; the device API
+ * is C++ only.
  *
- * This header maps the CUDA vocabulary onto warpsim:
- *   __global__, __device__, ...     qualifiers, mostly nothing in C
- *   __shared__                      a static in the section ws_shared, which
- *                                   warpsim poisons at every block start
- *   threadIdx, blockIdx, ...        the running lane's coordinates
- *   __shfl*_sync, votes, match      macros that pass __FILE__ and __LINE__ and
- *                                   pick the value type with _Generic
- *   __syncthreads, __syncwarp, atomics, __nanosleep, clock64
- *   cudaMalloc, cudaMemcpy, ...     the host runtime subset lessons use
- *   WS_LAUNCH                       what LAUNCH in lesson.h expands to
+ * What this header gives a lesson file, as CUDA C++ declares it (the
+ * toolkit's sm_30_intrinsics.h, sm_70_rt.h, sm_80_rt.h,
+ * device_atomic_functions.h, crt/math_functions.h, device_functions.h):
+ *   __global__, __device__, ...      qualifiers, nothing on the CPU
+ *   __shared__                       a static that mk/warpsim.mk moves into
+ *                                    the section ws_shared, which warpsim
+ *                                    poisons at every block start
+ *   threadIdx, blockIdx, blockDim, gridDim, warpSize, dim3, uint3, the
+ *   vector types (int2, float4, ...) and their make_ functions
+ *   __shfl_sync, __shfl_up_sync, __shfl_down_sync, __shfl_xor_sync for int,
+ *     unsigned, long, unsigned long, long long, unsigned long long, float,
+ *     double; __ballot_sync, __any_sync, __all_sync, __uni_sync,
+ *     __activemask; __match_any_sync, __match_all_sync (the same eight
+ *     types); __reduce_{add,min,max}_sync (int, unsigned),
+ *     __reduce_{and,or,xor}_sync (unsigned); __syncwarp
+ *   __syncthreads, __syncthreads_count/_and/_or, __threadfence,
+ *     __threadfence_block, __threadfence_system, __nanosleep, clock64,
+ *     clock
+ *   atomicAdd, atomicSub, atomicExch, atomicMin, atomicMax, atomicInc,
+ *     atomicDec, atomicAnd, atomicOr, atomicXor, atomicCAS for the types
+ *     CUDA has them, and their _block and _system forms
+ *   min, max (every overload CUDA has), umin, umax, llmin, llmax, ullmin,
+ *     ullmax; __popc, __popcll, __clz, __clzll, __ffs, __ffsll, __fns,
+ *     __brev, __brevll, __byte_perm, __funnelshift_l/lc/r/rc, __mul24,
+ *     __umul24, __mulhi, __umulhi, __mul64hi, __umul64hi, __sad, __usad,
+ *     __hadd, __uhadd, __rhadd, __urhadd, __dp4a; the rounding intrinsics
+ *     (__fadd_rn ..., __float2int_rz ...), the fast-math ones (__expf,
+ *     __sinf, __fdividef ...), rsqrtf, rcbrtf, sinpif ..., the bit casts
+ *     (__float_as_int ...) and the cache-hinted loads and stores (__ldg ...);
+ *     C's <math.h> and <stdlib.h> for the rest (abs, fabsf, sqrtf ...)
+ *   printf (at most cudaLimitPrintfFifoSize bytes per launch, 1 MB by
+ *     default), malloc and free (a device heap of cudaLimitMallocHeapSize,
+ *     8 MB by default), assert, __trap, __brkpt: a failed assertion, a
+ *     trap or a breakpoint is reported with the lane and file:line, and the
+ *     program ends with the summary, as a failed launch ends a GPU program
+ *   cudaMalloc, cudaMemcpy, cudaDeviceSetLimit, ...   the host runtime subset
+ *   WS_LAUNCH                        what LAUNCH in lesson.h expands to
+ * Cooperative Groups are in cooperative_groups.h (this folder).
  *
- * Shared memory is declared with a size known at compile time
- * (`__shared__ int s[256];`); dynamic (extern) shared memory is not supported.
+ * __CUDA_ARCH__ is not defined: code guarded by it takes its host path, and
+ * lesson.h's PRE_VOLTA is 0. Shared memory is declared with a size known at
+ * compile time (`__shared__ int s[256];`); dynamic (extern) shared memory
+ * is not supported.
  */
 #ifndef WARPSIM_H
 #define WARPSIM_H
@@ -31,7 +64,11 @@
 #include <stdio.h>
 
 #ifdef __cplusplus
-#error "warpsim.h is for C: compile lesson sources with gcc -x c -DWARPSIM"
+#define WS_C_BEGIN extern "C" {
+#define WS_C_END }
+#else
+#define WS_C_BEGIN
+#define WS_C_END
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -41,10 +78,18 @@
 #define __global__
 #define __device__
 #define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __device_builtin__
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+/* Empty: the C library and libstdc++ write __attribute__((__noinline__)),
+ * which a macro with an attribute in it would break; at -O0 nothing is
+ * inlined that is not always_inline anyway. */
+#define __noinline__
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 /*
  * Every __shared__ variable goes to one section, which warpsim finds by the
  * linker's start and end symbols: on ELF (Linux) the section ws_shared and
@@ -52,6 +97,14 @@
  * segment, "__DATA,ws_shared", and its bounds are
  * section$start$__DATA$ws_shared and section$end$__DATA$ws_shared.
  * WS_SHARED_START/WS_SHARED_STOP name them: `extern char lo[] WS_SHARED_START;`.
+ *
+ * On ELF a C++ __shared__ variable is marked instead of placed: `retain`
+ * (SHF_GNU_RETAIN on its section, -fdata-sections giving it a section of
+ * its own), and mk/warpsim.mk's ws_compile renames each such section of
+ * the object to ws_shared. g++ 12 ignores a section attribute on a static
+ * of a function template (cg.cu's template kernels have them) and refuses
+ * one on a static of an inline function beside the file's other
+ * __shared__ variables ("section type conflict"); the mark it keeps.
  */
 #if defined(__APPLE__)
 #define WS_SHARED_SECTION "__DATA,ws_shared"
@@ -62,14 +115,30 @@
 #define WS_SHARED_START __asm__("__start_ws_shared")
 #define WS_SHARED_STOP __asm__("__stop_ws_shared")
 #endif
+#if defined(__cplusplus) && defined(__ELF__)
+#define __shared__ static __attribute__((aligned(16), retain))
+#else
 #define __shared__ static __attribute__((section(WS_SHARED_SECTION), aligned(16)))
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Coordinates                                                          */
 /* ------------------------------------------------------------------ */
 
-typedef struct { unsigned int x, y, z; } uint3;
-typedef struct { unsigned int x, y, z; } dim3;
+typedef struct uint3 { unsigned int x, y, z; } uint3;
+#ifdef __cplusplus
+/* As CUDA's: dim3 d(n) is (n, 1, 1). Trivially copyable, so it passes as
+ * the C struct does. */
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+        : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{ x, y, z }; }
+};
+#else
+typedef struct dim3 { unsigned int x, y, z; } dim3;
+#endif
 
 /* The running lane's coordinates; warpsim points ws_self at them. */
 typedef struct ws_coords {
@@ -77,8 +146,10 @@ typedef struct ws_coords {
     uint3 block_idx;
 } ws_coords;
 
+WS_C_BEGIN
 extern ws_coords *ws_self;
 extern dim3 ws_block_dim, ws_grid_dim;
+WS_C_END
 
 #define threadIdx (*(const uint3 *)&ws_self->thread_idx)
 #define blockIdx  (*(const uint3 *)&ws_self->block_idx)
@@ -100,8 +171,11 @@ typedef enum cudaError {
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInsufficientDriver = 35,
     cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidResourceHandle = 400,
     cudaErrorNotReady = 600,
+    cudaErrorAssert = 710,
     cudaErrorLaunchFailure = 719,
     cudaErrorUnknown = 999
 } cudaError_t;
@@ -114,15 +188,23 @@ typedef enum cudaMemcpyKind {
     cudaMemcpyDefault = 4
 } cudaMemcpyKind;
 
+/* driver_types.h's values */
+typedef enum cudaLimit {
+    cudaLimitStackSize = 0x00,
+    cudaLimitPrintfFifoSize = 0x01,
+    cudaLimitMallocHeapSize = 0x02
+} cudaLimit;
+
 typedef struct ws_event *cudaEvent_t;
 typedef struct ws_stream *cudaStream_t;
 
+WS_C_BEGIN
 cudaError_t ws_cuda_malloc(void **ptr, size_t bytes);
-#define cudaMalloc(ptr, bytes) ws_cuda_malloc((void **)(ptr), (bytes))
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void *ptr, int value, size_t bytes);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t e);
@@ -132,82 +214,86 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t e);
+/* cudaLimitMallocHeapSize (8 MB) and cudaLimitPrintfFifoSize (1 MB), set
+ * before the first launch that calls malloc or printf (else
+ * cudaErrorInvalidValue, as on a GPU); cudaLimitStackSize reads 1024 and
+ * takes any value (a lane's stack is 256 KiB). */
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
+cudaError_t cudaGetDeviceCount(int *count);       /* 1 */
+cudaError_t cudaGetDevice(int *device);           /* 0 */
+cudaError_t cudaSetDevice(int device);            /* 0 only */
+/* The library's: device memory for the symbol functions below. */
+cudaError_t ws_symbol_copy(void *dst, const void *src, size_t bytes, int to_symbol);
+WS_C_END
+
+#ifdef __cplusplus
+template <class T>
+static inline cudaError_t cudaMalloc(T **ptr, size_t bytes)
+{
+    return ws_cuda_malloc((void **)ptr, bytes);
+}
+/* __device__ and __constant__ variables are host variables here. */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t bytes,
+                                             size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    (void)kind;
+    return ws_symbol_copy((char *)&symbol + offset, src, bytes, 1);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t bytes,
+                                               size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    (void)kind;
+    return ws_symbol_copy(dst, (const char *)&symbol + offset, bytes, 0);
+}
+#else
+#define cudaMalloc(ptr, bytes) ws_cuda_malloc((void **)(ptr), (bytes))
+#endif
 
 /* ------------------------------------------------------------------ */
-/* Launch                                                               */
+/* The library's side of the device API                                 */
 /* ------------------------------------------------------------------ */
 
+enum { WS_SHFL_IDX, WS_SHFL_UP, WS_SHFL_DOWN, WS_SHFL_XOR };
+enum { WS_VOTE_BALLOT, WS_VOTE_ANY, WS_VOTE_ALL, WS_VOTE_UNI };
+enum { WS_RED_ADD, WS_RED_MIN, WS_RED_MAX, WS_RED_AND, WS_RED_OR, WS_RED_XOR };
+enum {
+    WS_AT_ADD, WS_AT_SUB, WS_AT_EXCH, WS_AT_MIN, WS_AT_MAX, WS_AT_INC,
+    WS_AT_DEC, WS_AT_AND, WS_AT_OR, WS_AT_XOR, WS_AT_CAS
+};
+/* ws_trap's kinds */
+enum { WS_TRAP, WS_BRKPT };
+
+WS_C_BEGIN
 /* Runs body once per thread of every block; returns when all are done. */
 void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
                const char *kernel, const char *file, int line);
-
-static inline dim3 ws_dim3_id(dim3 d) { return d; }
-static inline dim3 ws_dim3_of_uint(unsigned long long x)
-{
-    dim3 d = { (unsigned int)x, 1, 1 };
-    if (x > 0xffffffffULL)      /* larger than any grid: ws_launch refuses 0 */
-        d.x = 0;
-    return d;
-}
-#define WS_DIM3(x) _Generic((x), dim3: ws_dim3_id, default: ws_dim3_of_uint)(x)
-
+/* After a launch: what printf left out of it, in one line. */
+void ws_launch_done(void);
 /*
- * WS_LAUNCH(kernel, blocks, threads, shared_bytes, args...), 1 to 16
- * arguments: the kernel's address goes to ws_launch_kernel; then the
- * capture (ws_launch_capture points at it) is called as a pointer of the
- * kernel's own type, with the arguments, so that the compiler evaluates each once, converts it
- * to its parameter's type and places it where the kernel expects it; the
- * capture (assembly, src/ctx.c) records the argument registers and stack.
- * ws_launch then runs ws_launch_replay once per emulated thread, on the
- * thread's own stack, which repeats that call to the kernel. No nested
- * function (clang has none), no trampoline, no executable stack.
+ * WS_LAUNCH's two ways. Arguments that take at most WS_LAUNCH_STACK_BYTES
+ * of stack (counting each as passed in memory, in 8-byte slots) go through
+ * ws_launch_capture, called as a pointer of the kernel's own type, so that
+ * the compiler converts and places them as for the kernel; the capture
+ * (assembly, src/ctx.c) records the argument registers and stack, and
+ * ws_launch_replay repeats that call on each lane's stack. Larger ones
+ * (CUDA allows 32,764 bytes) go through a thunk of the kernel's type
+ * (warpsim_device.h) that reads them from ws_launch_args.
  */
+#define WS_LAUNCH_STACK_BYTES 256
 void ws_launch_kernel(void (*kernel)(void));
 extern void (*const ws_launch_capture)(void);
 void ws_launch_replay(void);
-
-/* Bytes of stack a launch's arguments may take (ctx.c copies this much),
- * counting each argument as passed in memory, in 8-byte slots. */
-#define WS_LAUNCH_STACK_BYTES 256
-#define WS_NARGS(...) WS_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, \
-                                7, 6, 5, 4, 3, 2, 1, 0)
-#define WS_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, \
-                  a14, a15, a16, n, ...) n
-#define WS_CAT(a, b) WS_CAT_(a, b)
-#define WS_CAT_(a, b) a##b
-#define WS_SZ(a) ((sizeof(0 ? (a) : (a)) + 7) / 8 * 8)
-#define WS_SZ_1(a) WS_SZ(a)
-#define WS_SZ_2(a, ...) WS_SZ(a) + WS_SZ_1(__VA_ARGS__)
-#define WS_SZ_3(a, ...) WS_SZ(a) + WS_SZ_2(__VA_ARGS__)
-#define WS_SZ_4(a, ...) WS_SZ(a) + WS_SZ_3(__VA_ARGS__)
-#define WS_SZ_5(a, ...) WS_SZ(a) + WS_SZ_4(__VA_ARGS__)
-#define WS_SZ_6(a, ...) WS_SZ(a) + WS_SZ_5(__VA_ARGS__)
-#define WS_SZ_7(a, ...) WS_SZ(a) + WS_SZ_6(__VA_ARGS__)
-#define WS_SZ_8(a, ...) WS_SZ(a) + WS_SZ_7(__VA_ARGS__)
-#define WS_SZ_9(a, ...) WS_SZ(a) + WS_SZ_8(__VA_ARGS__)
-#define WS_SZ_10(a, ...) WS_SZ(a) + WS_SZ_9(__VA_ARGS__)
-#define WS_SZ_11(a, ...) WS_SZ(a) + WS_SZ_10(__VA_ARGS__)
-#define WS_SZ_12(a, ...) WS_SZ(a) + WS_SZ_11(__VA_ARGS__)
-#define WS_SZ_13(a, ...) WS_SZ(a) + WS_SZ_12(__VA_ARGS__)
-#define WS_SZ_14(a, ...) WS_SZ(a) + WS_SZ_13(__VA_ARGS__)
-#define WS_SZ_15(a, ...) WS_SZ(a) + WS_SZ_14(__VA_ARGS__)
-#define WS_SZ_16(a, ...) WS_SZ(a) + WS_SZ_15(__VA_ARGS__)
-#define WS_ARG_BYTES(...) (WS_CAT(WS_SZ_, WS_NARGS(__VA_ARGS__))(__VA_ARGS__))
-
-#define WS_LAUNCH(kernel, blocks, threads, shared_bytes, ...)                  \
-    do {                                                                       \
-        _Static_assert(WS_ARG_BYTES(__VA_ARGS__) <= WS_LAUNCH_STACK_BYTES,     \
-                       "warpsim: a launch passes 1 to 16 arguments, "          \
-                       "of at most 256 bytes");                                \
-        ws_launch_kernel((void (*)(void))(kernel));                            \
-        ((__typeof__(*(kernel)) *)ws_launch_capture)(__VA_ARGS__);             \
-        ws_launch(ws_launch_replay, WS_DIM3(blocks), WS_DIM3(threads),         \
-                  (size_t)(shared_bytes), #kernel, __FILE__, __LINE__);        \
-    } while (0)
-
-/* ------------------------------------------------------------------ */
-/* Barriers, time, fences                                               */
-/* ------------------------------------------------------------------ */
+/* A launch of large arguments (WS_LAUNCH): what each lane's thunk reads,
+ * set (and, after the launch, cleared: NULL, 0) by ws_launch_args_set,
+ * which lets the lanes read those bytes, as a kernel reads its parameters
+ * on a GPU, although they lie in the launching thread's stack. */
+extern void *ws_launch_args;
+void ws_launch_args_set(void *args, size_t bytes);
 
 void ws_syncthreads(const char *file, int line);
 int ws_syncthreads_op(int op, int pred, const char *file, int line);
@@ -216,189 +302,32 @@ void ws_nanosleep(unsigned ns, const char *file, int line);
 long long ws_clock64(const char *file, int line);
 void ws_threadfence(const char *file, int line);
 unsigned ws_activemask(const char *file, int line);
-
-#define __syncthreads() ws_syncthreads(__FILE__, __LINE__)
-#define __syncthreads_count(p) ws_syncthreads_op(0, (p), __FILE__, __LINE__)
-#define __syncthreads_and(p) ws_syncthreads_op(1, (p), __FILE__, __LINE__)
-#define __syncthreads_or(p) ws_syncthreads_op(2, (p), __FILE__, __LINE__)
-
-/* __syncwarp() or __syncwarp(mask) */
-#define WS_PICK2(_0, _1, name, ...) name
-#define WS_SYNCWARP_FULL() ws_syncwarp(0xffffffffu, __FILE__, __LINE__)
-#define WS_SYNCWARP_MASK(m) ws_syncwarp((m), __FILE__, __LINE__)
-#define __syncwarp(...) \
-    WS_PICK2(_, ##__VA_ARGS__, WS_SYNCWARP_MASK, WS_SYNCWARP_FULL)(__VA_ARGS__)
-
-#define __nanosleep(ns) ws_nanosleep((unsigned)(ns), __FILE__, __LINE__)
-#define clock64() ws_clock64(__FILE__, __LINE__)
-#define __threadfence() ws_threadfence(__FILE__, __LINE__)
-#define __threadfence_block() ws_threadfence(__FILE__, __LINE__)
-#define __activemask() ws_activemask(__FILE__, __LINE__)
-
-/* ------------------------------------------------------------------ */
-/* Shuffles                                                             */
-/* ------------------------------------------------------------------ */
-
-enum { WS_SHFL_IDX, WS_SHFL_UP, WS_SHFL_DOWN, WS_SHFL_XOR };
-
-/*
- * The collective behind every shuffle, on 64-bit payloads (size is 4 or 8
- * bytes). The typed wrappers are always inlined, so the return address that
- * ws_shfl_here sees is in the lesson's code.
- */
+/* The collective behind every shuffle, on 64-bit payloads (size is 4 or 8
+ * bytes). The typed wrappers are always inlined, so the return address
+ * that it sees is in the lesson's code. */
 uint64_t ws_shfl_here(int mode, unsigned mask, uint64_t bits, int size, int arg,
                       int width, const char *file, int line);
-#define WS_SHFL_FN(name, T)                                                     \
-    static inline __attribute__((always_inline)) T                               \
-    name(int mode, unsigned mask, T v, int arg, int width, const char *file,    \
-         int line)                                                              \
-    {                                                                           \
-        uint64_t b = 0;                                                         \
-        T r;                                                                    \
-        __builtin_memcpy(&b, &v, sizeof v);                                     \
-        b = ws_shfl_here(mode, mask, b, (int)sizeof v, arg, width, file, line); \
-        __builtin_memcpy(&r, &b, sizeof r);                                     \
-        return r;                                                               \
-    }
-WS_SHFL_FN(ws_shfl_i, int)
-WS_SHFL_FN(ws_shfl_u, unsigned int)
-WS_SHFL_FN(ws_shfl_l, long)
-WS_SHFL_FN(ws_shfl_ul, unsigned long)
-WS_SHFL_FN(ws_shfl_ll, long long)
-WS_SHFL_FN(ws_shfl_ull, unsigned long long)
-WS_SHFL_FN(ws_shfl_f, float)
-WS_SHFL_FN(ws_shfl_d, double)
-
-#define WS_SHFL_T(v) _Generic((v),                                              \
-    int: ws_shfl_i, unsigned int: ws_shfl_u, long: ws_shfl_l,                   \
-    unsigned long: ws_shfl_ul, long long: ws_shfl_ll,                           \
-    unsigned long long: ws_shfl_ull, float: ws_shfl_f, double: ws_shfl_d,       \
-    short: ws_shfl_i, unsigned short: ws_shfl_i, char: ws_shfl_i,               \
-    signed char: ws_shfl_i, unsigned char: ws_shfl_i)
-/* (mode, mask, v, arg [, width]): width defaults to warpSize */
-#define WS_SHFL_CALL(mode, m, v, a, w, ...) \
-    WS_SHFL_T(v)((mode), (m), (v), (int)(a), (int)(w), __FILE__, __LINE__)
-#define __shfl_sync(m, v, ...) WS_SHFL_CALL(WS_SHFL_IDX, m, v, __VA_ARGS__, 32, 0)
-#define __shfl_up_sync(m, v, ...) WS_SHFL_CALL(WS_SHFL_UP, m, v, __VA_ARGS__, 32, 0)
-#define __shfl_down_sync(m, v, ...) WS_SHFL_CALL(WS_SHFL_DOWN, m, v, __VA_ARGS__, 32, 0)
-#define __shfl_xor_sync(m, v, ...) WS_SHFL_CALL(WS_SHFL_XOR, m, v, __VA_ARGS__, 32, 0)
-
-/* ------------------------------------------------------------------ */
-/* Votes, match, reduce                                                 */
-/* ------------------------------------------------------------------ */
-
-enum { WS_VOTE_BALLOT, WS_VOTE_ANY, WS_VOTE_ALL, WS_VOTE_UNI };
 unsigned ws_vote(int op, unsigned mask, int pred, const char *file, int line);
-#define __ballot_sync(m, p) ws_vote(WS_VOTE_BALLOT, (m), (p) != 0, __FILE__, __LINE__)
-#define __any_sync(m, p) ((int)ws_vote(WS_VOTE_ANY, (m), (p) != 0, __FILE__, __LINE__))
-#define __all_sync(m, p) ((int)ws_vote(WS_VOTE_ALL, (m), (p) != 0, __FILE__, __LINE__))
-#define __uni_sync(m, p) ((int)ws_vote(WS_VOTE_UNI, (m), (p) != 0, __FILE__, __LINE__))
-
-/* __match_any_sync(mask, v), __match_all_sync(mask, v, &pred) */
 unsigned ws_match(int all, unsigned mask, uint64_t bits, int size, int *pred,
                   const char *file, int line);
-#define WS_BITS(v) _Generic((v),                                                \
-    float: ws_bits_f, double: ws_bits_d, default: ws_bits_ll)(v)
-static inline uint64_t ws_bits_f(float v) { uint32_t b; __builtin_memcpy(&b, &v, 4); return b; }
-static inline uint64_t ws_bits_d(double v) { uint64_t b; __builtin_memcpy(&b, &v, 8); return b; }
-static inline uint64_t ws_bits_ll(unsigned long long v) { return v; }
-#define WS_VSIZE(v) ((int)sizeof(v) < 4 ? 4 : (int)sizeof(v))
-#define __match_any_sync(m, v) \
-    ws_match(0, (m), WS_BITS(v) & (WS_VSIZE(v) == 4 ? 0xffffffffULL : ~0ULL), \
-             WS_VSIZE(v), (int *)0, __FILE__, __LINE__)
-#define __match_all_sync(m, v, pred) \
-    ws_match(1, (m), WS_BITS(v) & (WS_VSIZE(v) == 4 ? 0xffffffffULL : ~0ULL), \
-             WS_VSIZE(v), (pred), __FILE__, __LINE__)
-
-/* __reduce_*_sync (compute capability 8.0): warpsim has them too. */
-enum { WS_RED_ADD, WS_RED_MIN, WS_RED_MAX, WS_RED_AND, WS_RED_OR, WS_RED_XOR };
 unsigned ws_reduce(int op, int is_signed, unsigned mask, unsigned v,
                    const char *file, int line);
-#define WS_SIGNED(v) _Generic((v), int: 1, default: 0)
-#define __reduce_add_sync(m, v) ws_reduce(WS_RED_ADD, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__)
-#define __reduce_min_sync(m, v) ws_reduce(WS_RED_MIN, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__)
-#define __reduce_max_sync(m, v) ws_reduce(WS_RED_MAX, WS_SIGNED(v), (m), (unsigned)(v), __FILE__, __LINE__)
-#define __reduce_and_sync(m, v) ws_reduce(WS_RED_AND, 0, (m), (unsigned)(v), __FILE__, __LINE__)
-#define __reduce_or_sync(m, v) ws_reduce(WS_RED_OR, 0, (m), (unsigned)(v), __FILE__, __LINE__)
-#define __reduce_xor_sync(m, v) ws_reduce(WS_RED_XOR, 0, (m), (unsigned)(v), __FILE__, __LINE__)
-
-/* ------------------------------------------------------------------ */
-/* Bit tricks (pure functions)                                          */
-/* ------------------------------------------------------------------ */
-
-static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
-static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-static inline int __ffs(int x) { return __builtin_ffs(x); }
-static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
-static inline int __clzll(long long x)
-{
-    return x ? __builtin_clzll((unsigned long long)x) : 64;
-}
-static inline unsigned int __brev(unsigned int x)
-{
-    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
-    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
-    return (x >> 16) | (x << 16);
-}
-static inline unsigned long long __brevll(unsigned long long x)
-{
-    return ((unsigned long long)__brev((unsigned int)x) << 32) |
-           __brev((unsigned int)(x >> 32));
-}
-#define __ldg(p) (*(p))
-
-/* ------------------------------------------------------------------ */
-/* Atomics                                                              */
-/* ------------------------------------------------------------------ */
-
-enum {
-    WS_AT_ADD, WS_AT_SUB, WS_AT_EXCH, WS_AT_MIN, WS_AT_MAX, WS_AT_INC,
-    WS_AT_DEC, WS_AT_AND, WS_AT_OR, WS_AT_XOR, WS_AT_CAS
-};
 /* type: 0 int, 1 unsigned, 2 long long, 3 unsigned long long, 4 float, 5 double */
 uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
                    const char *file, int line);
+/* clock(): the lane's virtual clock in a kernel, the C library's outside */
+long ws_clock_any(const char *file, int line);
+int ws_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *ws_malloc(size_t bytes);
+void ws_free(void *p);
+void ws_trap(int kind, const char *file, int line) __attribute__((noreturn));
+/* A kernel's lane did what CUDA makes abort the launch (what: a phrase):
+ * reported like a trap. */
+void ws_device_error(const char *what, const char *file, int line) __attribute__((noreturn));
+WS_C_END
 
-#define WS_AT_FN(name, T, type)                                                 \
-    static inline __attribute__((always_inline)) T                               \
-    name(int op, T *p, T v, T c, const char *file, int line)                    \
-    {                                                                           \
-        uint64_t bv = 0, bc = 0, r;                                             \
-        T out;                                                                  \
-        __builtin_memcpy(&bv, &v, sizeof v);                                    \
-        __builtin_memcpy(&bc, &c, sizeof c);                                    \
-        r = ws_atomic(op, type, (void *)p, bv, bc, file, line);                 \
-        __builtin_memcpy(&out, &r, sizeof out);                                 \
-        return out;                                                             \
-    }
-WS_AT_FN(ws_at_i, int, 0)
-WS_AT_FN(ws_at_u, unsigned int, 1)
-WS_AT_FN(ws_at_ll, long long, 2)
-WS_AT_FN(ws_at_ull, unsigned long long, 3)
-WS_AT_FN(ws_at_f, float, 4)
-WS_AT_FN(ws_at_d, double, 5)
-
-#define WS_AT_T(p) _Generic((p),                                                \
-    int *: ws_at_i, unsigned int *: ws_at_u, long long *: ws_at_ll,             \
-    unsigned long long *: ws_at_ull, float *: ws_at_f, double *: ws_at_d,       \
-    volatile int *: ws_at_i, volatile unsigned int *: ws_at_u,                  \
-    volatile long long *: ws_at_ll, volatile unsigned long long *: ws_at_ull,   \
-    volatile float *: ws_at_f, volatile double *: ws_at_d)
-#define WS_AT(op, p, v, c) WS_AT_T(p)((op), (void *)(p), (v), (c), __FILE__, __LINE__)
-
-#define atomicAdd(p, v) WS_AT(WS_AT_ADD, p, v, 0)
-#define atomicSub(p, v) WS_AT(WS_AT_SUB, p, v, 0)
-#define atomicExch(p, v) WS_AT(WS_AT_EXCH, p, v, 0)
-#define atomicMin(p, v) WS_AT(WS_AT_MIN, p, v, 0)
-#define atomicMax(p, v) WS_AT(WS_AT_MAX, p, v, 0)
-#define atomicInc(p, v) WS_AT(WS_AT_INC, p, v, 0)
-#define atomicDec(p, v) WS_AT(WS_AT_DEC, p, v, 0)
-#define atomicAnd(p, v) WS_AT(WS_AT_AND, p, v, 0)
-#define atomicOr(p, v) WS_AT(WS_AT_OR, p, v, 0)
-#define atomicXor(p, v) WS_AT(WS_AT_XOR, p, v, 0)
-#define atomicCAS(p, c, v) WS_AT(WS_AT_CAS, p, v, c)
+#ifdef __cplusplus
+#include "warpsim_device.h"
+#endif
 
 #endif /* WARPSIM_H */

@@ -6,8 +6,8 @@
  * A context switch saves the callee-saved registers on the current stack
  * and swaps stack pointers (a few nanoseconds): six registers on x86-64,
  * twenty (x19-x30, d8-d15) on arm64 (AArch64: Linux, and macOS on Apple
- * silicon). Stacks are mmap'ed with a guard page below them, once, and
- * reused.
+ * silicon). Stacks are mmap'ed once, each in a slot aligned to its size
+ * whose first page is a guard, and reused.
  *
  * The access hooks of a fixed size (__tsan_read4 ...) are stubs here too:
  * when a scheduling point hands over to another lane, the stub itself
@@ -49,6 +49,9 @@
 #define FUNC_END(name) ".size " #name ", .-" #name "\n"
 #endif
 
+#define WS_STR_(x) #x
+#define WS_STR(x) WS_STR_(x)
+
 #ifndef MAP_NORESERVE
 #define MAP_NORESERVE 0
 #endif
@@ -56,36 +59,65 @@
 #define MADV_GUARD_INSTALL 102
 #endif
 
-/* Returns a stack of size bytes (its lowest address) with an inaccessible
- * page below it, or exits. The stacks are cut from mappings of
- * WS_STACKS_A_MAP stacks each, not mapped one by one, and the page below
- * each is a guard that splits no mapping where the kernel has
- * MADV_GUARD_INSTALL (Linux 6.13 and later), else a PROT_NONE page: a short
- * program (a block of 256 lanes, a few milliseconds in all, most of them
- * in the kernel) then takes 1.6 to 2.0 ms of CPU instead of 2.4 to 2.6. */
+/* Returns a stack slot of size bytes (a power of two), aligned to its size,
+ * whose first page is inaccessible (the guard): the stack is the rest, and
+ * an address whose bits above log2(size) are the stack pointer's lies in
+ * the running lane's own stack (the access stubs below test that first).
+ * The slots are cut from mappings of WS_STACKS_A_MAP each, not mapped one
+ * by one, and the guard splits no mapping where the kernel has
+ * MADV_GUARD_INSTALL (Linux 6.13 and later), else it is a PROT_NONE page: a
+ * short program (a block of 256 lanes, a few milliseconds in all, most of
+ * them in the kernel) then takes 1.6 to 2.0 ms of CPU instead of 2.4 to
+ * 2.6. Exits when no memory is left. */
 #define WS_STACKS_A_MAP 64
+static uintptr_t slot_map[WS_MAX_THREADS / WS_STACKS_A_MAP + 1];   /* each mapping's first slot */
+static int slot_maps, slots_made;
+
 void *ws_stack_alloc(size_t size)
 {
     static char *next;
     static size_t left;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), one = size + page;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     char *p;
-    if (left < one) {
-        next = mmap(NULL, WS_STACKS_A_MAP * one, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
-        if (next == MAP_FAILED) {
+    if (left < size) {
+        char *m = mmap(NULL, (WS_STACKS_A_MAP + 1) * size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANON | MAP_NORESERVE, -1, 0);
+        char *a;
+        if (m == MAP_FAILED || slot_maps == (int)(sizeof slot_map / sizeof *slot_map)) {
             fprintf(stderr, "warpsim: cannot map %d lane stacks of %zu bytes\n",
                     WS_STACKS_A_MAP, size);
             exit(2);
         }
-        left = WS_STACKS_A_MAP * one;
+        a = (char *)(((uintptr_t)m + size - 1) & ~(uintptr_t)(size - 1));
+        if (a > m)
+            munmap(m, (size_t)(a - m));
+        munmap(a + WS_STACKS_A_MAP * size, (size_t)(m + size - a));
+        next = a;
+        left = WS_STACKS_A_MAP * size;
+        slot_map[slot_maps++] = (uintptr_t)a;
     }
     p = next;
-    next += one;
-    left -= one;
+    next += size;
+    left -= size;
+    slots_made++;
     if (madvise(p, page, MADV_GUARD_INSTALL) != 0)
         mprotect(p, page, PROT_NONE);
-    return p + page;
+    return p;
+}
+
+/* The number (from 0, in the order ws_stack_alloc made them) of the stack
+ * slot holding addr, or -1. */
+int ws_stack_index(uintptr_t addr)
+{
+    int m;
+    for (m = 0; m < slot_maps; m++) {
+        uintptr_t off = addr - slot_map[m];
+        if (off < (uintptr_t)WS_STACKS_A_MAP << WS_STACK_SHIFT) {
+            int i = m * WS_STACKS_A_MAP + (int)(off >> WS_STACK_SHIFT);
+            return i < slots_made ? i : -1;
+        }
+    }
+    return -1;
 }
 
 /* ---- the recorded call ---------------------------------------------- */
@@ -118,6 +150,25 @@ static void (*launch_kernel)(void);
 void ws_launch_kernel(void (*kernel)(void))
 {
     launch_kernel = kernel;
+}
+
+uintptr_t ws_launched_kernel(void)
+{
+    return (uintptr_t)launch_kernel;
+}
+
+/* A word of what the last launch passed its kernel: integer argument
+ * register i (stack 0) or the i-th 8-byte slot of its stack arguments
+ * (stack 1). Returns 0 when there is no such word. */
+int ws_launch_word(int stack, int i, uint64_t *v)
+{
+    if (i < 0 || (!stack && i >= WS_ARG_GPRS) || (stack && i >= WS_CALL_STACK / 8))
+        return 0;
+    if (stack)
+        memcpy(v, ws_call_frame.stack + 8 * i, 8);
+    else
+        *v = ws_call_frame.gpr[i];
+    return 1;
 }
 
 /* ws_call_capture(...): records its argument registers and stack in
@@ -216,8 +267,11 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
     "    popq %rbp\n"
 
 /*
- * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
- * neither shared nor device memory returns at once. Otherwise it calls
+ * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address in the
+ * running lane's own stack (the stack pointer's slot) returns at once, and
+ * one that is neither shared nor device memory nor that goes on to
+ * ws_untracked_HOOK(addr, pc), a tail call (shadow.c: host code, the
+ * program's globals, or an invalid access). Otherwise it calls
  * ws_enter_HOOK_sh or ws_enter_HOOK_gl (shared or device memory) with
  * (addr, pc), pc being its return address, and keeps addr in its frame;
  * when that returns no switch (rax 0), the stub returns. Otherwise it
@@ -256,9 +310,15 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
     "    sub " SYM(ws_arena_lo) "(%rip), %rax\n"                            \
     "    cmp " SYM(ws_arena_len) "(%rip), %rax\n"                           \
     "    jb 4f\n"                                                           \
+    "    mov %rdi, %rax\n"                  /* in the stack pointer's slot */ \
+    "    xor %rsp, %rax\n"                                                  \
+    "    shr $" WS_STR(WS_STACK_SHIFT) ", %rax\n"                            \
+    "    jnz 7f\n"                                                          \
     "    ret\n"                                                             \
     STUB_PART(hook, sh, "1", "2", "3")                                      \
     STUB_PART(hook, gl, "4", "5", "6")                                      \
+    "7:  mov (%rsp), %rsi\n"                /* a tail call: (addr, pc) */   \
+    "    jmp " SYM(ws_untracked_##hook) "\n"                                \
     FUNC_END(__tsan_##hook)
 
 __asm__(
@@ -414,8 +474,10 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
 #endif
 
 /*
- * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address that is
- * neither shared nor device memory returns at once. Otherwise it calls
+ * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address in the
+ * running lane's own stack returns at once, one that is neither shared nor
+ * device memory nor that goes on to ws_untracked_HOOK(addr, pc), as on
+ * x86-64. Otherwise it calls
  * ws_enter_HOOK_sh or ws_enter_HOOK_gl (shared or device memory) with
  * (addr, pc), pc being its return address (x30), and keeps addr in its
  * frame; when that returns no switch (x0 0), the stub returns. Otherwise
@@ -452,9 +514,15 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
     "    sub x9, x0, x9\n"                                                  \
     "    cmp x9, x10\n"                                                     \
     "    b.lo 4f\n"                                                         \
+    "    mov x9, sp\n"                      /* in the stack pointer's slot */ \
+    "    eor x9, x9, x0\n"                                                  \
+    "    lsr x9, x9, #" WS_STR(WS_STACK_SHIFT) "\n"                          \
+    "    cbnz x9, 7f\n"                                                     \
     "    ret\n"                                                             \
     STUB_PART(hook, sh, "1", "2", "3")                                      \
     STUB_PART(hook, gl, "4", "5", "6")                                      \
+    "7:  mov x1, x30\n"                     /* a tail call: (addr, pc) */   \
+    "    b " SYM(ws_untracked_##hook) "\n"                                  \
     FUNC_END(__tsan_##hook)
 
 __asm__(

@@ -5,7 +5,7 @@
  *   warpsim [--model M] [--order O] [--seed S] [--error-exitcode N]
  *           [--memory SIZE] [--spin-limit N] [--step-limit N] [--verbose]
  *           [--stats] [--trace FILE.svg [--trace-models M,M]] [--trace-launch N]
- *           [--trace-block N] [--trace-warp N] [--trace-steps N] [--trace-height N]
+ *           [--trace-block N] [--trace-warp N[,M]] [--trace-steps N] [--trace-height N]
  *           [--] PROGRAM [ARGS...]
  *
  * It checks the options against the settings table (settings.c, which it is
@@ -43,7 +43,10 @@ static void usage_error(const char *fmt, const char *arg)
 static const char *opt(int argc, char **argv, int *i, const ws_setting *s)
 {
     const char *a = argv[*i];
-    size_t n = strlen(s->opt);
+    size_t n;
+    if (!s->opt)                  /* the environment's only */
+        return NULL;
+    n = strlen(s->opt);
     if ((s->shrt && !strcmp(a, s->shrt)) || !strcmp(a, s->opt)) {
         if (s->type == WS_T_FLAG)
             return "1";
@@ -96,6 +99,25 @@ static int built_for_warpsim(const char *path)
     return found;
 }
 
+/* Whether the picture cannot be written where it is asked for: its folder
+ * must exist and take files. Says so in one line. */
+static int trace_folder_bad(const char *trace)
+{
+    char dir[4096];
+    const char *slash = strrchr(trace, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == trace)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - trace), trace);
+    if (access(dir, W_OK | X_OK) == 0)
+        return 0;
+    fprintf(stderr, "%s: --trace %s: cannot write the picture there (%s: %s)\n", prog, trace,
+            dir, strerror(errno));
+    return 1;
+}
+
 /* Runs the program once per model of the comma-separated list, each
  * drawing its own picture, then writes them side by side to trace.
  * Returns the first nonzero exit status of the runs, or 0. */
@@ -127,6 +149,8 @@ static int trace_models(const char *models, const char *trace, char **argv)
             exit(2);
         }
         if (pid == 0) {
+            if (n > 0)                /* the summary channel is the first run's */
+                unsetenv("WARPSIM_SUMMARY_FD");
             setenv("WARPSIM_MODEL", m, 1);
             setenv("WARPSIM_TRACE", part[n], 1);
             execvp(argv[0], argv);
@@ -150,8 +174,9 @@ static int trace_models(const char *models, const char *trace, char **argv)
                 break;
         if (f)
             fclose(f);
-        if (!w[i]) {
-            fprintf(stderr, "%s: no picture from the %s run (%s)\n", prog, part[i], argv[0]);
+        if (!w[i]) {              /* a run that failed said why */
+            if (!rc)
+                fprintf(stderr, "%s: no picture from the %s run (%s)\n", prog, part[i], argv[0]);
             return rc ? rc : 1;
         }
         width += w[i];
@@ -234,6 +259,8 @@ int main(int argc, char **argv)
         usage_error("%s", "no program to run");
     if (models && !getenv("WARPSIM_TRACE"))
         usage_error("%s", "--trace-models needs --trace FILE.svg");
+    if (getenv("WARPSIM_TRACE") && trace_folder_bad(getenv("WARPSIM_TRACE")))
+        exit(2);
     if (!find_program(argv[i], path, sizeof path)) {
         fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[i],
                 strchr(argv[i], '/') ? strerror(errno) : "not found in PATH");

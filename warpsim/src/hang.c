@@ -161,12 +161,17 @@ static const ws_lane *lockstep_front(int w)
 }
 
 /* Reports a hang of the running block (kind: WS_HANG_*), saying who waits
- * where for whom, and ends the program with status 3. */
+ * where for whom, and ends the program with status 3. After a fault in the
+ * launch, which left the other lanes waiting for the one that faulted, it
+ * is no hang: the failed launch ends there (report.c). */
 void ws_hang(int kind)
 {
     static char head[12288], who[4096], whom[4096], what[1024], rng_buf[256];
     unsigned long long set[WS_MAX_THREADS / 64];
     int w, i, found = 0;
+
+    if (ws_faulted())
+        ws_fault_finish();
 
     /* A spin whose lanes went on completing primitives that repeat
      * (prims.c), after the block's last progress, is a livelock: the lanes

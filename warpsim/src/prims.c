@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ws_internal.h"
 
 #define WS_KIND_NAME(id, name) name,
@@ -678,7 +679,8 @@ static void complete_barrier(ws_lane *l0)
             all &= m->pred != 0;
             any |= m->pred != 0;
         } else if (m->state == WS_EXITED && m->exit_gen == ws.gen) {
-            if (went_past(m, l0)) {
+            if (went_past(m, l0) ||
+                ((m->sites & site_bit(l0->site)) && ws_lane_left_loop(m, l0))) {
                 passed++;
                 last = m;
             } else {
@@ -794,14 +796,8 @@ void ws_nanosleep(unsigned ns, const char *file, int line)
  * else can end: each such read moves its clock further (doubling, up to
  * 2^22 cycles), so that a 10^9-cycle delay loop takes a few hundred steps.
  */
-long long ws_clock64(const char *file, int line)
+static long long lane_clock(ws_lane *l, uintptr_t pc)
 {
-    uintptr_t pc = PC();
-    ws_lane *l = ws.cur;
-    (void)file;
-    (void)line;
-    if (!l)
-        return 0;
     ws_point(pc);
     if (++l->clock_polls > 1) {
         unsigned shift = l->clock_polls < 22 ? l->clock_polls : 22;
@@ -812,6 +808,17 @@ long long ws_clock64(const char *file, int line)
         ws_progress();
     }
     return (long long)ws_lane_clock(l);
+}
+
+long long ws_clock64(const char *file, int line)
+{
+    uintptr_t pc = PC();
+    ws_lane *l = ws.cur;
+    (void)file;
+    (void)line;
+    if (!l)
+        return 0;
+    return lane_clock(l, pc);
 }
 
 void ws_threadfence(const char *file, int line)
@@ -842,8 +849,7 @@ uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
     (void)line;
     if (ws.cur) {
         ws_point(pc);
-        if (ws_tracked((uintptr_t)addr))
-            ws_check_access((uintptr_t)addr, (size_t)size, WS_ACC_WRITE | WS_ACC_ATOMIC, pc);
+        ws_check_access((uintptr_t)addr, (size_t)size, WS_ACC_WRITE | WS_ACC_ATOMIC, pc);
     }
     memcpy(&old, addr, (size_t)size);
     nw = old;
@@ -905,4 +911,17 @@ uint64_t ws_atomic(int op, int type, void *addr, uint64_t val, uint64_t cmp,
                        op != WS_AT_CAS || (old & 0xffffffffULL) == (cmp & 0xffffffffULL) ||
                        (size == 8 && old == cmp));
     return old;
+}
+
+/* clock() (warpsim_device.h's macro): in a kernel the lane's virtual
+ * clock, as clock64(); in host code the C library's. */
+long ws_clock_any(const char *file, int line)
+{
+    uintptr_t pc = PC();
+    ws_lane *l = ws.cur;
+    (void)file;
+    (void)line;
+    if (!l)
+        return (long)clock();
+    return (long)lane_clock(l, pc);
 }

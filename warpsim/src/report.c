@@ -9,7 +9,9 @@
  * executable's ELF symbol table (static locals lose gcc's ".N" suffix).
  * Each report is printed once per place (a pair of pcs for a race) and
  * counted; the summary at exit gives the counts, in the spirit of
- * compute-sanitizer's.
+ * compute-sanitizer's. A fault's report is held until its launch has run
+ * on, so that a race that may have caused it comes first, and ends the
+ * program.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -69,11 +71,19 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h;
 }
 
-/* Returns 1 (and counts the report) the first time (kind, a, b, c) is seen. */
+/* After a fault (below), the launch goes on only to find races that may
+ * have caused it: every other report is left unsaid and uncounted. */
+static int fault_on;
+static uint32_t fault_blk;
+
+/* Returns 1 (and counts the report) the first time (kind, a, b, c) is seen;
+ * 0 for a report already made, or one that a fault leaves unsaid. */
 int ws_report_once(int kind, uintptr_t a, uintptr_t b, uintptr_t c)
 {
     uint64_t k[4] = { (uint64_t)kind + 1, a, b, c };
     size_t i, h;
+    if (fault_on && kind != WR_RACE)
+        return 0;
     if (seen_n * 2 >= seen_cap) {
         size_t ncap = seen_cap ? 2 * seen_cap : 256, j;
         seen *nt = calloc(ncap, sizeof *nt);
@@ -102,6 +112,59 @@ int ws_report_once(int kind, uintptr_t a, uintptr_t b, uintptr_t c)
     seen_n++;
     ws_counts[kind]++;
     return 1;
+}
+
+/* ---- a fault's report ------------------------------------------------- */
+
+/*
+ * A lane faulted (sched.c's ws_lane_fault): its report waits (ws_report_hold)
+ * until the launch has run on, so that a race that may have caused the
+ * fault is said first; then ws_fault_finish says it and ends the program as
+ * a failed launch ends a GPU program: the summary (printed at exit by
+ * runtime.c's handler) and status 1, or --error-exitcode N.
+ */
+static char held[1024];
+
+int ws_faulted(void)
+{
+    return fault_on;
+}
+
+uint32_t ws_fault_block(void)
+{
+    return fault_blk;
+}
+
+void ws_fault_begin(uint32_t block)
+{
+    fault_on = 1;
+    fault_blk = block;
+}
+
+/* Keeps the report of a fault, the first one only, to be said at the end
+ * of the launch. */
+void ws_report_hold(const char *fmt, ...)
+{
+    va_list ap;
+    if (held[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(held, sizeof held, fmt, ap);
+    va_end(ap);
+}
+
+void ws_fault_say(void)
+{
+    fflush(stdout);
+    if (held[0])
+        fprintf(stderr, "warpsim: %s\n", held);
+    held[0] = 0;
+}
+
+void ws_fault_finish(void)
+{
+    ws_fault_say();
+    exit(ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
 }
 
 /* ---- source lines ---------------------------------------------------- */

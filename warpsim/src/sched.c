@@ -26,6 +26,9 @@
  *   random    at every scheduling point a random lane among those whose
  *             virtual clock is within WS_RANDOM_WINDOW of the earliest.
  *
+ * A lane that faults (ws_lane_fault) leaves its block as if it had exited,
+ * and the first fault of a launch ends the program when the launch ends.
+ *
  * Virtual time: a step costs WS_STEP_CYCLES; __nanosleep(ns) adds ns (1
  * cycle = 1 ns), so a sleeping lane runs after the others have gone ahead;
  * under lockstep the whole warp sleeps, which changes no order. clock64()
@@ -46,7 +49,7 @@ dim3 ws_block_dim, ws_grid_dim;
 
 static void (*body_fn)(void);
 static void *stacks[WS_MAX_THREADS];
-static const size_t stack_size = 256 * 1024;
+static const size_t stack_size = (size_t)1 << WS_STACK_SHIFT;  /* a slot, its guard page first */
 extern cudaError_t ws_last_error;
 
 /* ---- ready lanes --------------------------------------------------- */
@@ -637,11 +640,13 @@ void ws_point(uintptr_t pc)
 
 /* ---- lanes --------------------------------------------------------- */
 
-static void lane_exit(ws_lane *l)
+/* Lane l leaves the block (gen: the exit_gen it keeps) and never runs
+ * again. */
+static __attribute__((noreturn)) void lane_exit(ws_lane *l, uint32_t gen)
 {
     ws_warp *w = &ws.warps[l->warp];
     set_state(l, WS_EXITED);
-    l->exit_gen = ws.gen;
+    l->exit_gen = gen;
     w->gone |= 1u << l->lane;
     ws.live--;
     ws_progress();
@@ -657,7 +662,24 @@ static void lane_entry(void)
 {
     ws_lane *l = ws.cur;
     body_fn();
-    lane_exit(l);
+    lane_exit(l, ws.gen);
+}
+
+/*
+ * The running lane l divided by zero or made an invalid access (its report
+ * is held, report.c): it stops here, the access never made, and leaves the
+ * block as if it had exited, except that no collective or __syncthreads
+ * blames it for not arriving (prims.c's went_past takes a lane that called
+ * every site as one that exited after them, and a barrier looks only at
+ * lanes whose exit_gen is the block's generation). The first fault of the
+ * launch makes the rest of it quiet (report.c).
+ */
+void ws_lane_fault(ws_lane *l)
+{
+    if (!ws_faulted())
+        ws_fault_begin(ws.block_id);
+    l->sites = ~0ULL;
+    lane_exit(l, ws.gen ^ 0x80000000u);
 }
 
 /* Runs l, and the lanes it hands control to, until control comes back
@@ -799,8 +821,12 @@ static void start_block(void)
         l->vc[l->lane] = 1;
         l->vclk = 1;
         if (!stacks[t])
-            stacks[t] = ws_stack_alloc(stack_size);
-        ws_ctx_prepare(&l->ctx, stacks[t], stack_size - (size_t)(t % 64) * 64, lane_entry);
+            stacks[t] = ws_stack_alloc(stack_size);     /* the t-th stack (ws_stack_index) */
+        /* Each stack's top at its own offset within its slot, so that the
+         * lanes' top lines spread over the cache sets: the line within a
+         * page, and the page among 16 (the slots are aligned alike). */
+        ws_ctx_prepare(&l->ctx, stacks[t],
+                       stack_size - (size_t)(t % 64) * 64 - (size_t)(t % 16) * 4096, lane_entry);
         set_state(l, WS_READY);
         if (ws_cfg.model != WS_LOCKSTEP)
             heap_push(l);
@@ -893,6 +919,53 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.kernel_seconds += now_seconds() - t0;
     ws.total_steps += ws.steps;
     ws.steps = 0;
+    if (ws_faulted())               /* a lane faulted: the launch failed */
+        ws_fault_finish();
+}
+
+/* ---- a barrier skipped in a loop ----------------------------------------- */
+
+/*
+ * Exited lane e called l0's __syncthreads before, as every lane of the
+ * block did, and left without calling it again while the others wait in it
+ * (a later trip of a loop). Returns 1 when e left the loop: its last place
+ * lies past the outermost loop that holds the barrier, or inside it with no
+ * return statement in the loop, so that it went on to the kernel's end and
+ * skipped the barrier that the others reach (the Programming Guide allows
+ * __syncthreads in conditional code only where the condition is the same
+ * for the whole block, and a loop's condition is a condition). Returns 0
+ * when it may have returned inside the loop (an exited thread holds up no
+ * barrier: the PTX ISA's exit), when its last place lies before the loop,
+ * or when the source cannot tell. Places are compared in the deepest
+ * function call that e and l0 share. Cached: it reads the source.
+ */
+int ws_lane_left_loop(const ws_lane *e, const ws_lane *l0)
+{
+    static struct { uintptr_t from, at; int v; } cache[256];
+    int level = 2, v = 0, first, last, la, lb;
+    uintptr_t from, at;
+    unsigned h;
+    char pa[256], pb[256];
+    if (e->pos_depth < 2 || l0->pos_depth < 2)
+        return 0;
+    /* (frames[0..level) is the call that the places at level are in; the
+     * kernel is at level 2, below the launch's frames) */
+    while (level < l0->pos_depth && level < e->pos_depth && level + 1 < WS_MAX_FRAMES &&
+           e->frames[level] == l0->frames[level])
+        level++;
+    from = e->pos_depth > level ? e->frames[level] : e->pc;
+    at = l0->pos_depth > level ? l0->frames[level] : l0->site;
+    h = (unsigned)((from * 31 + at) >> 2) & 255;
+    if (cache[h].from == from && cache[h].at == at && at)
+        return cache[h].v;
+    if (from && at && ws_where_src(from, pa, sizeof pa, &la) &&
+        ws_where_src(at, pb, sizeof pb, &lb) && !strcmp(pa, pb) &&
+        ws_source_loop_around(pb, lb, &first, &last) && la >= first)
+        v = la > last || ws_source_return_between(pb, first, last + 1) == 0;
+    cache[h].from = from;
+    cache[h].at = at;
+    cache[h].v = v;
+    return v;
 }
 
 /* ---- naming lanes ---------------------------------------------------- */

@@ -48,13 +48,19 @@ const ws_setting ws_settings_table[WS_NSETTINGS] = {
     [WS_SET_TRACE_BLOCK] = { "WARPSIM_TRACE_BLOCK", "--trace-block", NULL, WS_T_COUNT,
                              NULL, 0, 0x7fffffffULL, 0,
                              "the block must be a number from 0 (blockIdx, x fastest)" },
-    [WS_SET_TRACE_WARP] = { "WARPSIM_TRACE_WARP", "--trace-warp", NULL, WS_T_COUNT, NULL,
-                            0, 31, 0, "the warp must be a number from 0 to 31" },
+    [WS_SET_TRACE_WARP] = { "WARPSIM_TRACE_WARP", "--trace-warp", NULL, WS_T_WARPS, NULL,
+                            0, 31, 0,
+                            "the warp must be a number from 0 to 31, or two different ones "
+                            "(N,M) to draw side by side" },
     [WS_SET_TRACE_STEPS] = { "WARPSIM_TRACE_STEPS", "--trace-steps", NULL, WS_T_COUNT,
                              NULL, 16, 20000, 1, "the steps drawn must be from 16 to 20000" },
     [WS_SET_TRACE_HEIGHT] = { "WARPSIM_TRACE_HEIGHT", "--trace-height", NULL, WS_T_COUNT,
                               NULL, 160, 1400, 0,
                               "the rows' height must be from 160 to 1400 px" },
+    [WS_SET_SUMMARY_FD] = { "WARPSIM_SUMMARY_FD", NULL, NULL, WS_T_COUNT, NULL, 0,
+                            0x7fffffffULL, 0,
+                            "the summary channel must be the number of a file descriptor "
+                            "open for writing" },
 };
 
 /* Parses an unsigned number with an optional K, M or G suffix (binary) when
@@ -79,7 +85,8 @@ int ws_parse_count(const char *s, int suffixes, unsigned long long *out)
 }
 
 /* Checks value for setting s: 0 and *out (a number, or an index into the
- * names) when it is good, -1 when not. Flags take anything: "0" is off. */
+ * names) when it is good, -1 when not. A flag is 0 or 1; a pair of warps
+ * is N,M (*out = N | (M + 1) << 8). */
 int ws_setting_parse(const ws_setting *s, const char *value, unsigned long long *out)
 {
     int i;
@@ -92,8 +99,29 @@ int ws_setting_parse(const ws_setting *s, const char *value, unsigned long long 
             }
         return -1;
     case WS_T_FLAG:
-        *out = strcmp(value, "0") != 0;
+        if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
+            return -1;
+        *out = value[0] == '1';
         return 0;
+    case WS_T_WARPS: {
+        char first[24];
+        const char *comma = strchr(value, ',');
+        unsigned long long a, b;
+        size_t n = comma ? (size_t)(comma - value) : strlen(value);
+        if (n >= sizeof first)
+            return -1;
+        memcpy(first, value, n);
+        first[n] = '\0';
+        if (ws_parse_count(first, 0, &a) != 0 || a > s->max)
+            return -1;
+        *out = a;
+        if (!comma)
+            return 0;
+        if (ws_parse_count(comma + 1, 0, &b) != 0 || b > s->max || b == a)
+            return -1;
+        *out = a | (b + 1) << 8;
+        return 0;
+    }
     case WS_T_TEXT: {
         size_t n = strlen(value);
         *out = 0;

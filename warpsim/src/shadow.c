@@ -1,7 +1,9 @@
 /*
  * shadow.c - emulated device memory, shadow memory and the detectors that
- * read it: data races (happens-before), reads of uninitialized shared
- * memory, and accesses outside any allocation or __shared__ variable.
+ * read it: data races (happens-before), reads of uninitialized shared and
+ * device memory, accesses outside any allocation or __shared__ variable,
+ * and a lane's accesses to anything else (a null or wild pointer, another
+ * thread's stack, host memory), which stop it before they are made.
  *
  * Tracked memory:
  *   shared  the section ws_shared (every __shared__ variable, then a red
@@ -10,7 +12,9 @@
  *           its variable, and each access site the variable it uses;
  *   global  an arena that cudaMalloc carves, each allocation page-aligned
  *           and followed by an unmapped-for-us gap, so that a page says
- *           which allocation an address belongs to.
+ *           which allocation an address belongs to; poisoned with 0xcd
+ *           bytes, which hold no value until cudaMemset, cudaMemcpy or a
+ *           kernel writes them (init_page and each granule's init bits).
  *
  * Every 4-byte granule has a shadow: the last plain write, the last atomics
  * of two threads and up to WS_NREADS plain reads since, each as (stamp,
@@ -32,6 +36,7 @@
  * atomic stamp instead of its atomic records; check_gran decides the rest.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +68,8 @@ typedef struct gran {
     uint32_t astamp;              /* the stamp of the last atomic: the agran's newest */
     rec w;
     rec r[WS_NREADS];
+    uint32_t init;                /* device memory: the bytes written since cudaMalloc
+                                   * (with init_page, below) */
 } __attribute__((aligned(64))) gran;
 
 typedef struct agran {
@@ -101,6 +108,11 @@ static gran *sh_shadow;
 static agran *sh_atoms;           /* sh_shadow's atomics, granule by granule */
 static gran **chunks;             /* each: CHUNK_GRANS grans, then their agrans */
 static uint32_t *page_alloc;      /* allocation number + 1 for each arena page */
+/* For each arena page: 1 when the host wrote all of it (cudaMemset,
+ * cudaMemcpy) since its cudaMalloc, so that every byte holds a value; 0
+ * when only the granules' init bits say which bytes do. A plain read of a
+ * byte that neither says was written is an uninitialized read. */
+static uint8_t *init_page;
 static alloc *allocs;
 static int nallocs, cap_allocs;
 static size_t arena_size, bump, live_bytes;
@@ -112,6 +124,9 @@ void *ws_zalloc(size_t bytes)
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
+
+/* The program's loaded image (ws_shadow_init). */
+static uintptr_t img_lo, img_len;
 
 void ws_shadow_init(void)
 {
@@ -144,6 +159,12 @@ void ws_shadow_init(void)
             continue;
         for (; a < e && a < ws_shared_lo + ws_shared_len; a++)
             sh_owner[a - ws_shared_lo] = (uint16_t)(i + 1);
+    }
+    {
+        uintptr_t lo, hi;
+        ws_image_span(&lo, &hi);
+        img_lo = lo;
+        img_len = hi - lo;
     }
     sh_var_lo = calloc((size_t)sh_nvars + 1, sizeof *sh_var_lo);
     sh_var_hi = calloc((size_t)sh_nvars + 1, sizeof *sh_var_hi);
@@ -184,7 +205,8 @@ static int arena_reserve(void)
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     chunks = calloc(arena_size >> CHUNK_SHIFT, sizeof *chunks);
     page_alloc = calloc(arena_size >> PAGE_SHIFT, sizeof *page_alloc);
-    if (p == MAP_FAILED || !chunks || !page_alloc) {
+    init_page = ws_zalloc(arena_size >> PAGE_SHIFT);
+    if (p == MAP_FAILED || !chunks || !page_alloc || !init_page) {
         arena_size = 0;
         return -1;
     }
@@ -192,6 +214,29 @@ static int arena_reserve(void)
     ws_arena_len = arena_size;
     bump = 0;
     return 0;
+}
+
+#define WS_DEVICE_POISON_BYTE 0xcd
+
+#define CHUNK_MASK (((uintptr_t)1 << CHUNK_SHIFT) - 1)
+
+/* Pages [off, off + span) of the arena (a freed allocation's, taken again)
+ * hold no written byte any more. */
+static void forget_writes(uintptr_t off, size_t span)
+{
+    uintptr_t o = off, end = off + span;
+    size_t i;
+    for (i = 0; i < span >> PAGE_SHIFT; i++)
+        init_page[(off >> PAGE_SHIFT) + i] = 0;
+    while (o < end) {               /* the granules that have a shadow */
+        uintptr_t stop = (o | CHUNK_MASK) + 1;
+        gran *c = chunks[o >> CHUNK_SHIFT];
+        if (stop > end)
+            stop = end;
+        for (; c && o < stop; o += 4)
+            c[(o & CHUNK_MASK) >> 2].init = 0;
+        o = stop;
+    }
 }
 
 void *ws_arena_alloc(size_t bytes, cudaError_t *err)
@@ -237,6 +282,7 @@ void *ws_arena_alloc(size_t bytes, cudaError_t *err)
         allocs[a].freed = 2;
         start = allocs[a].start;
         span = allocs[a].span;
+        forget_writes(start - ws_arena_lo, span);
     }
     allocs[nallocs].start = start;
     allocs[nallocs].size = bytes;
@@ -246,8 +292,9 @@ void *ws_arena_alloc(size_t bytes, cudaError_t *err)
     for (i = 0; i < span; i += page)
         page_alloc[(start - ws_arena_lo + i) >> PAGE_SHIFT] = (uint32_t)nallocs;
     live_bytes += bytes;
-    /* cudaMalloc's memory holds whatever it holds; make it recognizable */
-    memset((void *)start, 0xcd, bytes);
+    /* cudaMalloc's memory holds whatever it holds; make it recognizable
+     * (and nothing wrote it: init_page and the init bits are 0) */
+    memset((void *)start, WS_DEVICE_POISON_BYTE, bytes);
     return (void *)start;
 }
 
@@ -315,13 +362,84 @@ static inline int device_access(uintptr_t p, size_t bytes)
 
 /* ---- naming memory -------------------------------------------------- */
 
-/* Names the memory at addr: "r[17]" for a shared array, "cudaMalloc#2[17]"
- * for device memory (element index in units of the access size). */
+/* The running launch's kernel parameters that point into device memory,
+ * by name, read from the source (image.c) and from what the launch passed
+ * (ctx.c), once per launch: device memory is named as the kernel names it. */
+#define MAX_PARAMS 16
+static struct {
+    uint32_t launch;
+    int n;
+    char name[MAX_PARAMS][32];
+    uintptr_t value[MAX_PARAMS];
+} kparams;
+
+/* The kernel's name in what the launch wrote (`kernel`, `(kernel)`,
+ * `ns::kernel<int>`): its last identifier before any template arguments. */
+static void kernel_name(const char *text, char *out, size_t len)
+{
+    size_t end = strcspn(text, "<"), start;
+    while (end > 0 && !(isalnum((unsigned char)text[end - 1]) || text[end - 1] == '_'))
+        end--;
+    for (start = end; start > 0 && (isalnum((unsigned char)text[start - 1]) ||
+                                    text[start - 1] == '_'); start--)
+        ;
+    snprintf(out, len, "%.*s", (int)(end - start), text + start);
+}
+
+static void load_params(void)
+{
+    ws_param p[MAX_PARAMS];
+    char path[256], name[64];
+    uintptr_t k = ws_launched_kernel(), s;
+    size_t sz;
+    int line, n, i, ints = 0, vecs = 0, slots = 0;
+    kparams.launch = ws.launch_id;
+    kparams.n = 0;
+    if (!k || !ws.kernel || !ws_where_src(k + 1, path, sizeof path, &line))
+        return;
+    kernel_name(ws.kernel, name, sizeof name);
+    n = ws_source_params(path, line, name, p, MAX_PARAMS);
+    for (i = 0; i < n; i++) {
+        uint64_t v;
+        int ok;
+        if (p[i].cls == 'f') {      /* a vector register, or a stack slot */
+            slots += vecs++ >= WS_ARG_VECS;
+            continue;
+        }
+        ok = ints < WS_ARG_GPRS ? ws_launch_word(0, ints++, &v) : ws_launch_word(1, slots++, &v);
+        if (ok && ws_alloc_of((uintptr_t)v, &s, &sz)) {
+            memcpy(kparams.name[kparams.n], p[i].name, sizeof kparams.name[0]);
+            kparams.value[kparams.n++] = (uintptr_t)v;
+        }
+    }
+}
+
+/* The kernel parameter that points into allocation a at or below addr,
+ * nearest to it, while a lane runs; -1 for none. */
+static int param_of(uintptr_t addr, int a)
+{
+    int i, best = -1;
+    uintptr_t s;
+    size_t sz;
+    if (!ws.cur)
+        return -1;
+    if (kparams.launch != ws.launch_id)
+        load_params();
+    for (i = 0; i < kparams.n; i++)
+        if (kparams.value[i] <= addr && ws_alloc_of(kparams.value[i], &s, &sz) == a &&
+            (best < 0 || kparams.value[i] > kparams.value[best]))
+            best = i;
+    return best;
+}
+
+/* Names the memory at addr: "r[17]" for a shared array; for device memory
+ * "out[17]" after the kernel parameter that points into it, else
+ * "cudaMalloc#2[17]" (element index in units of the access size). */
 const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
 {
     uintptr_t start;
     size_t n, unit = size ? size : 1;
-    int a;
+    int a, k;
     if (addr - ws_shared_lo < ws_shared_len) {
         const ws_var *v = ws_image_var_at(addr);
         if (v) {
@@ -337,7 +455,12 @@ const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len)
         return buf;
     }
     a = ws_alloc_of(addr, &start, &n);
-    if (a && (addr - start) % unit == 0)
+    k = a ? param_of(addr, a) : -1;
+    if (k >= 0 && (addr - kparams.value[k]) % unit == 0)
+        snprintf(buf, len, "%s[%zu]", kparams.name[k], (size_t)(addr - kparams.value[k]) / unit);
+    else if (k >= 0)
+        snprintf(buf, len, "%s+%zu", kparams.name[k], (size_t)(addr - kparams.value[k]));
+    else if (a && (addr - start) % unit == 0)
         snprintf(buf, len, "cudaMalloc#%d[%zu]", a, (size_t)(addr - start) / unit);
     else if (a)
         snprintf(buf, len, "cudaMalloc#%d+%zu", a, (size_t)(addr - start));
@@ -369,7 +492,9 @@ static inline int race_seen(uint32_t a, uint32_t b)
     return seen_races[(lo * 31 + hi) & 63].lo == lo && seen_races[(lo * 31 + hi) & 63].hi == hi;
 }
 
-/* Reports a race once per pair of pcs (in either order), the writer first. */
+/* Reports a race once per pair of pcs (in either order), the writer first.
+ * After a fault in this launch, only a race with an access of the faulting
+ * block: one that may have caused the fault (report.c says it first). */
 __attribute__((noinline, cold)) static void report_race(const rec *prev, const rec *cur, uintptr_t addr, size_t size,
                         int shared)
 {
@@ -378,6 +503,8 @@ __attribute__((noinline, cold)) static void report_race(const rec *prev, const r
     const rec *x = prev, *y = cur;
     uint32_t lo = prev->pc < cur->pc ? prev->pc : cur->pc;
     uint32_t hi = prev->pc < cur->pc ? cur->pc : prev->pc;
+    if (ws_faulted() && prev->block != ws_fault_block() && cur->block != ws_fault_block())
+        return;
     if (ws.trace_warp >= 0) {
         ws_mem_name(addr, size, name, sizeof name);
         ws_trace_race(prev->tid, prev->block, prev->pc, prev->flags & WS_ACC_WRITE,
@@ -415,26 +542,39 @@ __attribute__((noinline, cold)) static void report_race(const rec *prev, const r
            verb(y->flags), b, why);
 }
 
-__attribute__((noinline, cold)) static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr_t pc)
+__attribute__((noinline, cold)) static void report_uninit(const ws_lane *l, uintptr_t addr, size_t size, uintptr_t pc,
+                                                          int shared)
 {
     char name[160], who[160];
     if (!ws_report_once(WR_UNINIT, pc, 0, 0))
         return;
     ws_mem_name(addr, size, name, sizeof name);
-    ws_say("uninitialized read: %s reads shared %s at %s before any thread of its block "
-           "wrote it (it holds 0x%02x bytes, warpsim's poison)", ws_who(l, who, sizeof who),
-           name, ws_where(pc), WS_SHARED_POISON_BYTE);
+    if (shared)
+        ws_say("uninitialized read: %s reads shared %s at %s before any thread of its block "
+               "wrote it (it holds 0x%02x bytes, warpsim's poison)", ws_who(l, who, sizeof who),
+               name, ws_where(pc), WS_SHARED_POISON_BYTE);
+    else
+        ws_say("uninitialized read: %s reads global %s at %s, which no cudaMemset, "
+               "cudaMemcpy or kernel wrote since its cudaMalloc (it holds 0x%02x bytes, "
+               "warpsim's poison)", ws_who(l, who, sizeof who), name, ws_where(pc),
+               WS_DEVICE_POISON_BYTE);
 }
 
-__attribute__((noinline, cold)) static void report_bad_global(const ws_lane *l, uintptr_t addr, size_t size, int flags,
+/* Device memory touched outside every live allocation: by lane l, a fault
+ * (the access is not made, the lane stops); by host code (l NULL), a report
+ * (the access goes ahead, on memory warpsim owns). */
+__attribute__((noinline, cold)) static void report_bad_global(ws_lane *l, uintptr_t addr, size_t size, int flags,
                               uintptr_t pc)
 {
     char who[160], what[200];
     uintptr_t s;
     size_t n;
     int a = ws_alloc_of(addr, &s, &n);
-    if (!ws_report_once(WR_MEM, pc, 0, 0))
+    if (!ws_report_once(WR_MEM, pc, 0, 0)) {
+        if (l)
+            ws_lane_fault(l);
         return;
+    }
     if (!a && addr - ws_arena_lo >= ((uintptr_t)1 << PAGE_SHIFT))
         a = ws_alloc_of(addr - ((uintptr_t)1 << PAGE_SHIFT), &s, &n);  /* the gap after one */
     if (a && allocs[a - 1].freed)
@@ -447,33 +587,70 @@ __attribute__((noinline, cold)) static void report_bad_global(const ws_lane *l, 
                  a, n, (size_t)(addr + size - (s + n)));
     else
         snprintf(what, sizeof what, "no allocation (a gap between allocations)");
-    if (l)
-        ws_say("invalid %s of %zu bytes on global memory: %s at %s touches %s",
-               flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
-               ws_where(pc), what);
-    else
-        ws_say("invalid %s of %zu bytes: host code at %s touches device memory (%s); "
-               "a GPU program would crash here", flags & WS_ACC_WRITE ? "write" : "read",
-               size, ws_where(pc), a ? "a cudaMalloc allocation" : what);
+    if (l) {
+        ws_report_hold("invalid %s of %zu bytes on global memory: %s at %s touches %s",
+                       flags & WS_ACC_WRITE ? "write" : "read", size,
+                       ws_who(l, who, sizeof who), ws_where(pc), what);
+        ws_lane_fault(l);
+    }
+    ws_say("invalid %s of %zu bytes: host code at %s touches device memory (%s); "
+           "a GPU program would crash here", flags & WS_ACC_WRITE ? "write" : "read",
+           size, ws_where(pc), a ? "a cudaMalloc allocation" : what);
+}
+
+/* A lane touched memory that is neither device memory, nor shared memory,
+ * nor its own stack, nor the program's own global variables (for a read:
+ * nor its image): a null or wild pointer, another thread's stack, host
+ * memory. A fault: the access is not made, the lane stops. */
+__attribute__((noinline, cold, noreturn)) static void report_wild(ws_lane *l, uintptr_t addr, size_t size,
+                                                                  int flags, uintptr_t pc)
+{
+    char who[160], what[512];
+    int t = ws_stack_index(addr);
+    if (ws_report_once(WR_MEM, pc, 0, 0)) {
+        if (t >= 0)
+            snprintf(what, sizeof what, "on local memory: %s at %s touches the stack of "
+                     "thread %d (a thread's local memory is its own)",
+                     ws_who(l, who, sizeof who), ws_where(pc), t);
+        else if (addr < 4096)
+            snprintf(what, sizeof what, "on global memory: %s at %s touches address 0x%lx, "
+                     "a null pointer%s", ws_who(l, who, sizeof who), ws_where(pc),
+                     (unsigned long)addr, addr ? " plus an offset" : "");
+        else
+            snprintf(what, sizeof what, "on global memory: %s at %s touches address %p, "
+                     "which is no device allocation, no __shared__ or __device__ variable "
+                     "and not the thread's own stack", ws_who(l, who, sizeof who),
+                     ws_where(pc), (void *)addr);
+        ws_report_hold("invalid %s of %zu bytes %s", flags & WS_ACC_WRITE ? "write" : "read",
+                       size, what);
+    }
+    ws_lane_fault(l);
 }
 
 /* ---- out of bounds of a __shared__ variable --------------------------- */
 
 /*
  * Which variable each access site uses: a site (the pc and the call it is
- * in) that touched variable v at least twice and now touches something else
- * ran off v. A direct-mapped table; a site it forgets is learned again.
+ * in) that touched variable v at least twice in this launch and now touches
+ * something else ran off v. A direct-mapped table; a site it forgets is
+ * learned again, and so is a site in a later launch (a device function
+ * that two kernels call, each with its own __shared__ array).
  */
-typedef struct site_var { uintptr_t pc, caller; uint16_t var, hits; } site_var;
+typedef struct site_var {
+    uintptr_t pc, caller;
+    uint16_t var, hits;
+    uint32_t launch;              /* when it learned var: a later launch learns again */
+} site_var;
 static site_var site_vars[4096];
 
-__attribute__((noinline, cold)) static void report_bad_shared(const ws_lane *l, uintptr_t addr, size_t size, int flags,
-                              uintptr_t pc, const ws_var *v)
+/* A fault: the access is not made, the lane stops. */
+__attribute__((noinline, cold, noreturn)) static void report_bad_shared(ws_lane *l, uintptr_t addr, size_t size,
+                                                                        int flags, uintptr_t pc, const ws_var *v)
 {
     char who[160], what[256];
     size_t unit = size ? size : 1;
     if (!ws_report_once(WR_MEM, pc, 0x5a, 0))
-        return;
+        ws_lane_fault(l);
     if (v && addr >= v->addr + v->size)
         snprintf(what, sizeof what, "%s[%zu], %zu bytes past the end of %s (%zu bytes)",
                  v->name, (size_t)(addr - v->addr) / unit,
@@ -488,15 +665,16 @@ __attribute__((noinline, cold)) static void report_bad_shared(const ws_lane *l, 
     else
         snprintf(what, sizeof what, "shared+%zu, which belongs to no __shared__ variable",
                  (size_t)(addr - ws_shared_lo));
-    ws_say("invalid %s of %zu bytes on shared memory: %s at %s touches %s",
-           flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
-           ws_where(pc), what);
+    ws_report_hold("invalid %s of %zu bytes on shared memory: %s at %s touches %s",
+                   flags & WS_ACC_WRITE ? "write" : "read", size, ws_who(l, who, sizeof who),
+                   ws_where(pc), what);
+    ws_lane_fault(l);
 }
 
 /* Whether a shared access at off (size bytes) stays inside one variable,
- * and the one its site uses; reports it when not. */
+ * and the one its site uses; when not, reports it and the lane stops. */
 static inline __attribute__((always_inline)) int
-shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintptr_t pc)
+shared_in_bounds(ws_lane *l, uintptr_t off, size_t size, int flags, uintptr_t pc)
 {
     unsigned v0, v1;
     uintptr_t caller = l->depth > 0 && l->depth <= WS_MAX_FRAMES ? l->frames[l->depth - 1] : 0;
@@ -511,11 +689,12 @@ shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintpt
         return 1;
     v0 = off < ws_shared_len ? sh_owner[off] : 0;
     v1 = off + size - 1 < ws_shared_len ? sh_owner[off + size - 1] : 0;
-    if (sv->pc != pc || sv->caller != caller) {
+    if (sv->pc != pc || sv->caller != caller || sv->launch != ws.launch_id) {
         sv->pc = pc;
         sv->caller = caller;
         sv->var = 0;
         sv->hits = 0;
+        sv->launch = ws.launch_id;
     }
     if (v0 && v0 == v1) {
         if (!sv->var || (sv->var != v0 && sv->hits < 2)) {
@@ -544,7 +723,6 @@ shared_in_bounds(const ws_lane *l, uintptr_t off, size_t size, int flags, uintpt
             want = &sh_vars[sh_owner[a] - 1];
     }
     report_bad_shared(l, ws_shared_lo + off, size, flags, pc, want);
-    return 0;
 }
 
 /* ---- the check ------------------------------------------------------- */
@@ -673,10 +851,16 @@ check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int qu
             reported = 1;
         } else if (shared && !(flags & WS_ACC_WRITE) && s->w.stamp != cur->stamp &&
                    (!atoms || (at->a[0].stamp != cur->stamp && at->a[1].stamp != cur->stamp))) {
-            report_uninit(me->l, addr, size, pc);
+            report_uninit(me->l, addr, size, pc, 1);
+            reported = 1;
+        } else if (!shared && !(flags & (WS_ACC_WRITE | WS_ACC_ATOMIC)) &&
+                   (s->init & cur->bytes) != cur->bytes) {
+            report_uninit(me->l, addr, size, pc, 0);
             reported = 1;
         }
     }
+    if (!shared && (flags & (WS_ACC_WRITE | WS_ACC_ATOMIC)))
+        s->init |= cur->bytes;      /* (an atomic writes, or reads what is there) */
     if (flags & WS_ACC_ATOMIC) {
         int k;                      /* keep the atomics of two threads */
         if (at->a[0].stamp != cur->stamp || at->a[0].tid == cur->tid)
@@ -729,7 +913,7 @@ check_gran(gran *s, agran *at, const rec *cur, int flags, const view *me, int qu
  */
 static inline __attribute__((always_inline)) int
 fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, int shared,
-          uintptr_t pc)
+          uintptr_t pc, uintptr_t off)
 {
     uint32_t block = ws.block_id, gen = ws.gen, cpc = ws_pc_offset(pc);
     int tid = l->tid, i, o[WS_NREADS];
@@ -745,8 +929,19 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
             if (!q)
                 hit = w;
         }
-    } else if (shared && !(flags & WS_ACC_WRITE)) {
-        return 0;                   /* an uninitialized read */
+        /* (a read of device memory whose bytes this launch wrote reads
+         * values; of others, check_gran decides) */
+        if (!shared && !(flags & WS_ACC_WRITE) && (w->bytes & bytes) != bytes &&
+            (s->init & bytes) != bytes)
+            return 0;
+    } else if (!(flags & WS_ACC_WRITE)) {
+        if (shared)
+            return 0;               /* an uninitialized read */
+        if ((s->init & bytes) != bytes) {
+            if (!init_page[off >> PAGE_SHIFT])
+                return 0;           /* an uninitialized read */
+            s->init = 0xf;          /* the host wrote the page: the granule holds values */
+        }
     }
     if (flags & WS_ACC_WRITE) {
         for (i = 0; i < WS_NREADS && !hit; i++) {
@@ -764,6 +959,8 @@ fast_gran(gran *s, uint32_t stamp, unsigned bytes, int flags, const ws_lane *l, 
         for (i = 0; i < WS_NREADS; i++)     /* reads the write covers */
             if ((s->r[i].bytes & ~bytes) == 0)
                 s->r[i].stamp = 0;
+        if (!shared)
+            s->init |= bytes;
     } else {
         int slot = -1;
         if (hit && !race_seen(hit->pc, cpc))
@@ -829,6 +1026,8 @@ static void check_general(ws_lane *l, uintptr_t addr, size_t size, int flags, ui
         cur.bytes = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
         gran *s = shared ? &sh_shadow[g >> 2] : global_gran(g);
         agran *at = shared ? &sh_atoms[g >> 2] : global_atoms(g);
+        if (!shared && init_page[g >> PAGE_SHIFT])
+            s->init = 0xf;          /* the host wrote the page */
         reported |= check_gran(s, at, &cur, flags, &me, reported, shared, addr, size, pc);
     }
 }
@@ -877,7 +1076,7 @@ check_access_in(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared
     if ((off & 3) + size <= 4 && end == off + size && !(flags & WS_ACC_ATOMIC) &&
         ws.trace_warp < 0 &&
         fast_gran(shared ? &sh_shadow[off >> 2] : global_gran(off), stamp,
-                  ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
+                  ((1u << size) - 1) << (off & 3), flags, l, shared, pc, off))
         return;
     check_general(l, addr, size, flags, pc, shared, off, end, stamp);
 }
@@ -890,8 +1089,28 @@ check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
     check_access_in(addr, size, flags, pc, addr - ws_shared_lo < ws_shared_len);
 }
 
+static void untracked(uintptr_t addr, size_t size, int flags, uintptr_t pc);
+
+/* Bytes outside device memory that lanes may read (a launch's large
+ * arguments, ws_shadow_readable). */
+static uintptr_t readable_lo;
+static size_t readable_len;
+
+void ws_shadow_readable(uintptr_t lo, size_t len)
+{
+    readable_lo = lo;
+    readable_len = len;
+}
+
+/* Checks one access of the running lane at any address (prims.c's
+ * atomics), after its scheduling point; an invalid one stops the lane. */
 void ws_check_access(uintptr_t addr, size_t size, int flags, uintptr_t pc)
 {
+    if (!ws_tracked(addr)) {
+        if ((addr ^ (uintptr_t)__builtin_frame_address(0)) >> WS_STACK_SHIFT)
+            untracked(addr, size, flags, pc);   /* not its own stack */
+        return;
+    }
     check_access(addr, size, flags, pc);
 }
 
@@ -900,6 +1119,134 @@ static __attribute__((noinline)) void
 check_access_any(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared)
 {
     check_access_in(addr, size, flags, pc, shared);
+}
+
+/* ---- memory that is neither shared nor device memory ------------------ */
+
+
+/*
+ * An access to an address outside shared and device memory and outside the
+ * running lane's own stack (the stubs test that first). Host code may touch
+ * anything; a lane may read the program's image (its code and constants,
+ * its global variables, warpsim's coordinates that blockDim and gridDim
+ * read) and the lanes' coordinates (threadIdx and blockIdx read its own),
+ * and write the program's own global variables, where its __device__
+ * variables live. Anything else stops the lane (report_wild).
+ */
+static __attribute__((noinline)) void untracked(uintptr_t addr, size_t size, int flags, uintptr_t pc)
+{
+    ws_lane *l = ws.cur;
+    if (!l)
+        return;
+    if (!(flags & WS_ACC_WRITE)) {
+        if (addr - img_lo < img_len ||
+            addr - (uintptr_t)ws.lanes < (uintptr_t)WS_MAX_THREADS * sizeof *ws.lanes ||
+            addr - readable_lo < readable_len)
+            return;
+    } else if (ws_image_own_data(addr, size)) {
+        return;
+    }
+    report_wild(l, addr, size, flags, pc);
+}
+
+#define UNTRACKED(hook, bytes, flags, code)                                 \
+    void ws_untracked_##hook(uintptr_t addr, uintptr_t pc)                  \
+    {                                                                       \
+        untracked(addr, bytes, flags, pc);                                  \
+    }
+WS_STUB_HOOKS(UNTRACKED)
+
+/* ---- what the host wrote to device memory ------------------------------ */
+
+#define PAGE_MASK (((uintptr_t)1 << PAGE_SHIFT) - 1)
+
+/* Whether the byte at arena offset o holds a value (written since its
+ * cudaMalloc). */
+static int byte_written(uintptr_t o)
+{
+    gran *c = chunks[o >> CHUNK_SHIFT];
+    return init_page[o >> PAGE_SHIFT] ||
+           (c && (c[(o & CHUNK_MASK) >> 2].init >> (o & 3) & 1));
+}
+
+/* Marks the bytes [o, e) of one page as written, granule by granule. */
+static void mark_bytes(uintptr_t o, uintptr_t e)
+{
+    uintptr_t g;
+    for (g = o & ~(uintptr_t)3; g < e; g += 4) {
+        uintptr_t lo = o > g ? o : g, hi = e < g + 4 ? e : g + 4;
+        global_gran(g)->init |= (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g));
+    }
+}
+
+/* The host wrote [dst, dst + bytes) of device memory (cudaMemset,
+ * cudaMemcpy to the device): whole pages are marked in init_page,
+ * the ends granule by granule. */
+void ws_shadow_host_wrote(const void *dst, size_t bytes)
+{
+    uintptr_t off = (uintptr_t)dst - ws_arena_lo, end, p;
+    if (!bytes || off >= ws_arena_len || bytes > ws_arena_len - off)
+        return;
+    end = off + bytes;
+    for (p = off; p < end;) {
+        uintptr_t next = (p | PAGE_MASK) + 1, e = next < end ? next : end;
+        if (!(p & PAGE_MASK) && e == next)
+            init_page[p >> PAGE_SHIFT] = 1;
+        else if (!init_page[p >> PAGE_SHIFT])
+            mark_bytes(p, e);
+        p = e;
+    }
+}
+
+/* Marks the byte at arena offset o as holding a value (v) or not. */
+static void set_byte(uintptr_t o, int v)
+{
+    uintptr_t g;
+    gran *c;
+    if (v) {
+        if (!init_page[o >> PAGE_SHIFT])
+            global_gran(o)->init |= (uint8_t)(1u << (o & 3));
+        return;
+    }
+    if (init_page[o >> PAGE_SHIFT]) {       /* the page's granules say from now on */
+        init_page[o >> PAGE_SHIFT] = 0;
+        for (g = o & ~PAGE_MASK; g <= (o | PAGE_MASK); g += 4)
+            global_gran(g)->init = 0xf;
+    }
+    c = chunks[o >> CHUNK_SHIFT];
+    if (c)
+        c[(o & CHUNK_MASK) >> 2].init &= (uint8_t)~(1u << (o & 3));
+}
+
+/* cudaMemcpy copied bytes from src to dst: device memory written from the
+ * host holds values; copied from device memory, each byte holds a value
+ * where its source did. */
+void ws_shadow_host_copied(void *dst, const void *src, size_t bytes)
+{
+    uintptr_t d = (uintptr_t)dst - ws_arena_lo, s = (uintptr_t)src - ws_arena_lo, i;
+    int all = 1;
+    if (!bytes || d >= ws_arena_len || bytes > ws_arena_len - d)
+        return;
+    if (s >= ws_arena_len || bytes > ws_arena_len - s) {
+        ws_shadow_host_wrote(dst, bytes);
+        return;
+    }
+    for (i = 0; i < bytes && all; i++)
+        if (!init_page[(s + i) >> PAGE_SHIFT])
+            all = byte_written(s + i);
+        else
+            i = ((s + i) | PAGE_MASK) - s;  /* (the rest of that page holds values) */
+    if (all) {
+        ws_shadow_host_wrote(dst, bytes);
+        return;
+    }
+    if (d <= s) {                   /* as memmove copies: overlap allowed */
+        for (i = 0; i < bytes; i++)
+            set_byte(d + i, byte_written(s + i));
+    } else {
+        for (i = bytes; i-- > 0;)
+            set_byte(d + i, byte_written(s + i));
+    }
 }
 
 /* Host code touching device memory is an error (a hook's access with no
@@ -1033,7 +1380,7 @@ enter_its(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
         g = &c[(off & (((uintptr_t)1 << CHUNK_SHIFT) - 1)) >> 2];
     }
     if ((off & 3) + size > 4 ||
-        !fast_gran(g, stamp, ((1u << size) - 1) << (off & 3), flags, l, shared, pc))
+        !fast_gran(g, stamp, ((1u << size) - 1) << (off & 3), flags, l, shared, pc, off))
         return after(addr, pc);
     /* What the check does besides (fast_gran changed nothing else). */
     ws.accesses++;

@@ -4,10 +4,12 @@
  *
  * warpsim links its own implementation of these instead of libtsan, the way
  * the Linux kernel's KCSAN reuses the same compiler instrumentation with its
- * own runtime. Only the lesson file is instrumented. A hook returns at once
- * for addresses that are neither emulated shared memory nor emulated device
- * memory (the host's and the lanes' stacks, globals, the heap); for the
- * others it is a scheduling point and a race check (shadow.c). The hooks
+ * own runtime. Only the lesson file is instrumented. A hook on emulated
+ * shared or device memory is a scheduling point and a race check
+ * (shadow.c); on the running lane's own stack it returns at once; on any
+ * other address, host code goes ahead and a lane's access is checked
+ * (shadow.c: the program's image and globals, else an invalid access,
+ * never made). The hooks
  * of plain, unaligned and volatile accesses of 1 to 16 bytes
  * (__tsan_read4 ...) are assembly stubs in ctx.c (WS_STUB_HOOKS), which
  * call shadow.c's ws_enter_* and ws_after_*.
@@ -22,7 +24,7 @@
  * And one hook of -fsanitize=integer-divide-by-zero: an integer division
  * by zero traps on x86-64 but gives 0 on arm64, so warpsim has the
  * compilers check the divisor and reports the division itself, the same
- * way on every processor.
+ * way on every processor, as a fault that stops the lane (sched.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,20 +33,31 @@
 
 #define RET() ((uintptr_t)__builtin_return_address(0))
 
+/* An access of size bytes at p that is not a stub's: a scheduling point
+ * and its check where it touches shared or device memory; a lane's access
+ * elsewhere is checked too (shadow.c: its own stack, the program's
+ * variables, or an invalid access that stops it). */
+static void range(const void *a, size_t size, int flags, uintptr_t pc)
+{
+    uintptr_t p = (uintptr_t)a;
+    if (!size)
+        return;
+    if (ws_tracked(p) || ws_tracked(p + size - 1))
+        ws_access(p, size, flags, pc);
+    else if (ws.cur)
+        ws_check_access(p, size, flags, pc);
+}
+
 void __tsan_read_range(void *a, unsigned long size);
 void __tsan_read_range(void *a, unsigned long size)
 {
-    uintptr_t p = (uintptr_t)a;
-    if (size && (ws_tracked(p) || ws_tracked(p + size - 1)))
-        ws_access(p, size, WS_ACC_RANGE, RET());
+    range(a, size, WS_ACC_RANGE, RET());
 }
 
 void __tsan_write_range(void *a, unsigned long size);
 void __tsan_write_range(void *a, unsigned long size)
 {
-    uintptr_t p = (uintptr_t)a;
-    if (size && (ws_tracked(p) || ws_tracked(p + size - 1)))
-        ws_access(p, size, WS_ACC_WRITE | WS_ACC_RANGE, RET());
+    range(a, size, WS_ACC_WRITE | WS_ACC_RANGE, RET());
 }
 
 void __tsan_func_entry(void *call_pc);
@@ -85,33 +98,26 @@ void __tsan_init(void)
 
 /* ---- memory intrinsics (clang) ----------------------------------------- */
 
-static void range(const void *a, size_t size, int flags, uintptr_t pc)
-{
-    uintptr_t p = (uintptr_t)a;
-    if (size && (ws_tracked(p) || ws_tracked(p + size - 1)))
-        ws_access(p, size, flags | WS_ACC_RANGE, pc);
-}
-
 void *__tsan_memcpy(void *dst, const void *src, size_t size);
 void *__tsan_memcpy(void *dst, const void *src, size_t size)
 {
-    range(src, size, 0, RET());
-    range(dst, size, WS_ACC_WRITE, RET());
+    range(src, size, WS_ACC_RANGE, RET());
+    range(dst, size, WS_ACC_WRITE | WS_ACC_RANGE, RET());
     return memcpy(dst, src, size);
 }
 
 void *__tsan_memmove(void *dst, const void *src, size_t size);
 void *__tsan_memmove(void *dst, const void *src, size_t size)
 {
-    range(src, size, 0, RET());
-    range(dst, size, WS_ACC_WRITE, RET());
+    range(src, size, WS_ACC_RANGE, RET());
+    range(dst, size, WS_ACC_WRITE | WS_ACC_RANGE, RET());
     return memmove(dst, src, size);
 }
 
 void *__tsan_memset(void *dst, int c, size_t size);
 void *__tsan_memset(void *dst, int c, size_t size)
 {
-    range(dst, size, WS_ACC_WRITE, RET());
+    range(dst, size, WS_ACC_WRITE | WS_ACC_RANGE, RET());
     return memset(dst, c, size);
 }
 
@@ -125,9 +131,7 @@ void *__tsan_memset(void *dst, int c, size_t size)
  */
 static void atomic_access(const volatile void *a, size_t size, int write, uintptr_t pc)
 {
-    uintptr_t p = (uintptr_t)a;
-    if (ws_tracked(p))
-        ws_access(p, size, WS_ACC_ATOMIC | (write ? WS_ACC_WRITE : 0), pc);
+    range((const void *)a, size, WS_ACC_ATOMIC | (write ? WS_ACC_WRITE : 0), pc);
 }
 
 #define ATOMIC_RMW(n, T, op, expr)                                          \
@@ -239,11 +243,12 @@ typedef struct ubsan_div {
 } ubsan_div;
 
 /*
- * A lane divides by zero (or, with gcc, INT_MIN by -1): reported like the
- * fault it is on x86-64 (runtime.c's signal handler), with the lane and
- * the line; the program then ends with the summary and the status of a
- * failed kernel. In host code the division goes ahead, as without the
- * check.
+ * A lane divides by zero (or, with gcc, INT_MIN by -1): a fault, as it is
+ * on x86-64, with the lane and the line. The lane stops before the
+ * division; the launch goes on only to find a race that may have made the
+ * divisor (sched.c's ws_lane_fault), then the report, the summary and the
+ * status of a failed kernel end the program. In host code the division
+ * goes ahead, as without the check.
  */
 void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs);
 void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs)
@@ -251,12 +256,16 @@ void __ubsan_handle_divrem_overflow(void *data, void *lhs, void *rhs)
     const ubsan_div *d = data;
     const char *file = d->loc.file ? d->loc.file : "?", *slash = strrchr(file, '/');
     ws_lane *l = ws.cur;
-    char at[200];
+    char who[160];
     (void)lhs;
     if (!l)
         return;
-    snprintf(at, sizeof at, "at %s:%u", slash ? slash + 1 : file, (unsigned)d->loc.line);
-    ws_kernel_fault(l, rhs ? "integer overflow in a division" : "integer division by zero", at);
+    if (ws_report_once(WR_OTHER, RET(), 0xd17, 0))
+        ws_report_hold("%s in kernel %s: %s at %s:%u",
+                       rhs ? "integer overflow in a division" : "integer division by zero",
+                       ws.kernel, ws_who(l, who, sizeof who), slash ? slash + 1 : file,
+                       (unsigned)d->loc.line);
+    ws_lane_fault(l);
 }
 
 void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs);

@@ -339,7 +339,9 @@ void ws_trace_write(void);
 /* ---- reports (report.c) --------------------------------------------- */
 
 enum ws_report_kind {
-    WR_RACE, WR_HANG, WR_PRIM, WR_UNINIT, WR_MEM, WR_NOTE, WR_NKINDS
+    WR_RACE, WR_HANG, WR_PRIM, WR_UNINIT, WR_MEM,
+    WR_OTHER,                   /* failed assertions, traps, divisions by zero ... */
+    WR_NOTE, WR_NKINDS
 };
 extern uint64_t ws_counts[WR_NKINDS];
 
@@ -467,5 +469,103 @@ static inline void ws_point_at(uintptr_t pc)
     if (c)
         ws_ctx_switch(&l->ctx, c);
 }
+
+/* ---- w: the end of a run, the device API's runtime, two warps drawn ---- */
+/* (runtime.c, prims.c, trace.c; this block is theirs)                      */
+
+/* Ends the program with the summary, the summary channel's line and
+ * status (or --error-exitcode N in its place when status is 0 and anything
+ * was reported): for a module that stops the program after a report. */
+void ws_end(int status) __attribute__((noreturn));
+extern int ws_trace_warp2;                   /* WARPSIM_TRACE_WARP=N,M: M, or -1 */
+extern int ws_trace_failed;                  /* trace.c: the picture could not be made */
+int ws_trace_check(void);                    /* trace.c: 0, or says why the picture
+                                              * cannot be written (one line) */
+void ws_trace_fork(void);                    /* trace.c: two warps, two runs */
+void ws_summary_channel_off(void);           /* runtime.c: a run that is no grader's */
+
+/* ==== what the rules forbid: faults, wild pointers, device memory nothing
+ * wrote, a __syncthreads skipped in a loop (ctx.c, shadow.c, sched.c,
+ * report.c, image.c; runtime.c and prims.c call in) ==================== */
+
+/* A lane's stack lies in a slot of its own, 1 << WS_STACK_SHIFT bytes
+ * (512 KiB) aligned to its size, the slot's first page its guard (ctx.c):
+ * an address in the slot of the stack pointer is the running lane's own
+ * stack. */
+#define WS_STACK_SHIFT 19
+int ws_stack_index(uintptr_t addr);          /* ctx.c: the n-th stack allocated, or -1 */
+
+/* An access hook's address that is neither shared nor device memory nor
+ * the running lane's own stack (the stub's third way, ctx.c):
+ * ws_untracked_HOOK(addr, pc) lets host code and a lane's reads of the
+ * program's image and its own coordinates through, and a lane's writes to
+ * the program's global variables; anything else is an invalid access, never
+ * made (shadow.c). ws_check_access does the same for such an address. */
+#define WS_UNTRACKED_DECL(hook, bytes, flags, code) \
+    void ws_untracked_##hook(uintptr_t addr, uintptr_t pc);
+WS_STUB_HOOKS(WS_UNTRACKED_DECL)
+#undef WS_UNTRACKED_DECL
+
+/* image.c: the program's loaded image [lo, hi), and whether [addr,
+ * addr+size) lies in one of the program's own global variables (its
+ * __device__ variables among them; not warpsim's). */
+void ws_image_span(uintptr_t *lo, uintptr_t *hi);
+int ws_image_own_data(uintptr_t addr, size_t size);
+/* image.c: the first and last lines of the outermost loop statement
+ * (for, while, do) of path that holds line; 0 when none does or the file
+ * cannot be read. */
+int ws_source_loop_around(const char *path, int line, int *first, int *last);
+
+/* image.c: the parameters of the function `name` defined at `line` of
+ * path: their names and how they are passed, 'i' (integer registers:
+ * pointers, integers) or 'f' (vector registers: float, double), up to the
+ * first of another kind; returns how many. ctx.c: the launched kernel's
+ * address, and a word of what its launch passed: integer register i
+ * (stack 0) or the stack's i-th 8-byte slot (stack 1); 0 when there is
+ * none. WS_ARG_GPRS, WS_ARG_VECS: the integer and the vector registers
+ * that carry arguments. shadow.c names device memory by the kernel
+ * parameter that points into it. */
+typedef struct ws_param { char name[32]; char cls; } ws_param;
+int ws_source_params(const char *path, int line, const char *name, ws_param *p, int max);
+uintptr_t ws_launched_kernel(void);
+int ws_launch_word(int stack, int i, uint64_t *v);
+#if defined(__x86_64__)
+#define WS_ARG_GPRS 6
+#else
+#define WS_ARG_GPRS 8
+#endif
+#define WS_ARG_VECS 8
+
+/*
+ * Faults. A lane that divides by zero or makes an invalid access stops
+ * there, the access never made (ws_lane_fault, sched.c). Its report is held
+ * (ws_report_hold) and the launch goes on, quietly: only a race with an
+ * access of the faulting block is still reported, before the held report,
+ * since such a race may have caused the fault (a value read before the
+ * other block wrote it). At the end of the launch, or at a hang, the held
+ * report is printed and the program ends with the summary and a failed
+ * kernel's status (ws_fault_finish, report.c).
+ */
+void ws_lane_fault(ws_lane *l) __attribute__((noreturn));
+int ws_faulted(void);                        /* report.c: a lane of this launch faulted */
+uint32_t ws_fault_block(void);               /* report.c: the block it belonged to */
+void ws_fault_begin(uint32_t block);
+void ws_report_hold(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ws_fault_say(void);                     /* report.c: the held report, once */
+void ws_fault_finish(void) __attribute__((noreturn));
+
+/* Device memory nothing wrote (shadow.c): cudaMalloc's memory holds no
+ * value until cudaMemset, cudaMemcpy or a kernel writes it; runtime.c says
+ * what the host wrote. */
+void ws_shadow_host_wrote(const void *dst, size_t bytes);
+/* [lo, lo+len) may be read by lanes although it is no device memory: a
+ * launch's large arguments (runtime.c); len 0 for none. */
+void ws_shadow_readable(uintptr_t lo, size_t len);
+void ws_shadow_host_copied(void *dst, const void *src, size_t bytes);
+
+/* sched.c: whether exited lane e, which called l0's __syncthreads before,
+ * left the loop that holds it without calling it again (1), rather than
+ * returning inside that loop (0): prims.c's barrier reports the first. */
+int ws_lane_left_loop(const ws_lane *e, const ws_lane *l0);
 
 #endif /* WS_INTERNAL_H */

@@ -12,14 +12,16 @@ enum ws_setting_id {
     WS_SET_MODEL, WS_SET_ORDER, WS_SET_SEED, WS_SET_ERROR_EXITCODE, WS_SET_MEMORY,
     WS_SET_SPIN_LIMIT, WS_SET_STEP_LIMIT, WS_SET_VERBOSE, WS_SET_STATS, WS_SET_TRACE,
     WS_SET_TRACE_LAUNCH, WS_SET_TRACE_BLOCK, WS_SET_TRACE_WARP, WS_SET_TRACE_STEPS,
-    WS_SET_TRACE_HEIGHT, WS_NSETTINGS
+    WS_SET_TRACE_HEIGHT, WS_SET_SUMMARY_FD, WS_NSETTINGS
 };
 
-enum ws_setting_type { WS_T_NAME, WS_T_COUNT, WS_T_FLAG, WS_T_TEXT };
+/* WS_T_WARPS: a warp, or two (N,M): N | (M + 1) << 8 */
+enum ws_setting_type { WS_T_NAME, WS_T_COUNT, WS_T_FLAG, WS_T_TEXT, WS_T_WARPS };
 
 typedef struct ws_setting {
     const char *env;              /* WARPSIM_MODEL */
-    const char *opt, *shrt;       /* the driver's --model and -m (or NULL) */
+    const char *opt, *shrt;       /* the driver's --model and -m (or NULL; opt NULL:
+                                   * the environment only) */
     int type;
     const char *const *names;     /* WS_T_NAME: the values, NULL-terminated */
     unsigned long long min, max;  /* WS_T_COUNT: the range */
