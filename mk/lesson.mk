@@ -72,9 +72,7 @@
 #                      line each, in order: ok when the checker rejected it,
 #                      with the line that locates it
 #   make check-right   the same for each right alternative in right/: ok
-#                      when the checker passed it (on warpsim, one that
-#                      needs C++ is skipped, saying so, while warpsim
-#                      compiles lesson files as C)
+#                      when the checker passed it
 #   CHECK_FIRST_FAIL=1 the checker stops at its first failed expectation
 #   HOST_CC=cc         the C compiler for build/verify
 # Programs are built side by side, one per core, unless make is given -j
@@ -552,10 +550,10 @@ endif
 # diff; scripts/apply-fix.sh), made into build/wrong/NAME.cu
 # (build/right/NAME.cu) before it is checked, or a whole file, NAME.cu (its
 # first line the reason). A wrong fix is checked with DEMO=all (everything
-# sync.cu meets). A right alternative's next lines may say /* needs C++:
-# WHY */ and /* demos: NAME... */, the demonstrations whose code its edit
-# reaches, which are then those checked (the rest of the file is sync.cu's;
-# DEMO=all where it names none). Each is built under its own name
+# sync.cu meets). A right alternative's next line may say /* demos:
+# NAME... */, the demonstrations whose code its edit reaches, which are then
+# those checked (the rest of the file is sync.cu's; DEMO=all where it names
+# none). Each is built under its own name
 # (build/wrong/NAME, build/emu/wrong/NAME), so that JOBS=N of them run at
 # once; what they share (build/verify, the harness objects, warpsim) is
 # built first. The TAP lines come out in order once all have run.
@@ -634,20 +632,10 @@ check-wrong-one:
 	elif [ -z "$$where" ]; then echo "not ok $$n - $$f rejected, but with no line that locates the problem (exit status $$rc)"; tail -n 5 "$$log" | sed 's/^/#   /'; \
 	else echo "ok $$n - $$f rejected in $${secs}s ($$what)"; echo "# $$where"; fi
 
-# Whether warpsim compiles a lesson file as C++ (a template through its
-# compile command): where it does not, a right alternative that needs C++
-# is skipped on warpsim, saying so.
-WS_TAKES_CXX = $(shell printf '\043include "lesson.h"\ntemplate <int N> __device__ int cxx_probe(void) { return N; }\n' | \
-    $(call ws_compile,-,/dev/null,-fsyntax-only -DLESSON_UNIT) >/dev/null 2>&1 && echo yes)
-WARPSIM_USED := $(filter emu,$(CHECK_TARGET))$(LAB_EMU)
-
 # One right alternative (FIX_FILE, number FIX_N): its TAP line and detail.
 check-right-one:
 	$(Q)$(call fix_source,right); log=$$(mktemp); trap 'rm -f "$$log"' EXIT; start=$$(date +%s); \
-	cxx=$$(sed -n '2,5{/^--- /q;s:^/\* needs C++\: \(.*\) \*/$$:\1:p;}' "$$f"); \
 	demos=$$(sed -n '2,5{/^--- /q;s:^/\* demos\: \(.*\) \*/$$:\1:p;}' "$$f"); \
-	if [ -n "$$cxx" ] && [ -n "$(WARPSIM_USED)" ] && [ -z "$(if $(WARPSIM_USED),$(WS_TAKES_CXX))" ]; then \
-	    echo "ok $$n - $$f # SKIP needs C++ ($$cxx), and warpsim compiles lesson files as C here"; exit 0; fi; \
 	CHECK_FIRST_FAIL=1 timeout -k 5 $(WRONG_LIMIT) $(MAKE) --no-print-directory -s check SRC=$$src MINE=right/$$name DEMO="$${demos:-all}" >"$$log" 2>&1; rc=$$?; \
 	secs=$$(( $$(date +%s) - start )); \
 	where=$$(grep -m 1 '^# locate: ' "$$log" | sed 's/^# locate: //'); \

@@ -2,7 +2,7 @@
 # apply-fix.sh PATCH ORIGINAL OUTPUT: makes a lesson's wrong fix or right
 # alternative kept as a patch (wrong/NAME.patch, right/NAME.patch) into the
 # file it stands for. A patch's first line is its reason, `/* wrong: ... */`
-# or `/* right: ... */`; other lines may follow it (`/* needs C++: ... */`),
+# or `/* right: ... */`; other lines may follow it (`/* demos: ... */`),
 # then a unified diff of sync.cu (`--- a/sync.cu`, `+++ b/sync.cu`).
 # OUTPUT is the first line, then ORIGINAL (the lesson's sync.cu) with the
 # patch applied: the lines of the file a learner would have written, one

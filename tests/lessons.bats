@@ -236,12 +236,10 @@ check_verdict() {
 
 # check_right NAME: lessons/NAME/right/ holds at least two right
 # alternatives, each with its /* right: ... */ first line, and make
-# check-right on warpsim passes every one; one is skipped only if it says
-# it needs C++ and warpsim compiles lesson files as C (check-right finds out
-# by compiling a template the way warpsim compiles a lesson file), saying
-# so; at least two pass here.
+# check-right on warpsim runs and passes every one, those in CUDA C++
+# (min(), Cooperative Groups) too: none is skipped.
 check_right() {
-    local f n=0 ran skipped
+    local f n=0 ran
     for f in "$L"/right/*.patch "$L"/right/*.cu; do
         [ -f "$f" ] || continue
         n=$((n + 1))
@@ -253,18 +251,13 @@ check_right() {
     assert_success
     assert_line "1..$n"
     refute_line --regexp '^not ok'
-    while read -r f; do
-        [ -n "$f" ] || continue
-        grep -q '^/\* needs C++: ' "$L/$f" || fail "$f was skipped, but it does not say it needs C++"
-    done <<<"$(sed -nE 's/^ok [0-9]+ - (right\/[^ ]+) # SKIP needs C\+\+ \(.+\), and warpsim compiles lesson files as C here$/\1/p' <<<"$output")"
-    skipped=$(grep -c ' # SKIP ' <<<"$output" || true)
+    refute_line --partial ' # SKIP '
     ran=$(grep -cE '^ok [0-9]+ - right/[^ ]+ passed on DEMO="[^"]+" in [0-9]+s \(' <<<"$output")
-    assert_equal "$((ran + skipped))" "$n"
-    [ "$ran" -ge 2 ] || fail "only $ran right alternatives passed here"
-    assert_line --regexp "^$ran passed, 0 failed(, $skipped skipped)?\$"
+    assert_equal "$ran" "$n"
+    assert_line "$n passed, 0 failed"
 }
 
-@test "every right alternative in right/ passes make check-right on warpsim; one that needs C++ is skipped, saying so, while warpsim compiles C" {
+@test "every right alternative in right/ passes make check-right on warpsim, those in CUDA C++ (min(), Cooperative Groups) too" {
     each_lesson check_right
 }
 
