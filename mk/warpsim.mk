@@ -53,7 +53,10 @@ WS_B ?= build
 WS_LIB = $(WS_DIR)/$(WS_B)/libwarpsim.a
 WS_DRIVER = $(WS_DIR)/$(WS_B)/warpsim
 WS_CC ?= $(CC)
-WS_CXX ?= $(if $(findstring ++,$(WS_CC)),$(WS_CC),$(if $(filter cc %/cc,$(WS_CC)),$(WS_CC:cc=c++),$(subst clang,clang++,$(subst gcc,g++,$(WS_CC)))))
+# (cc's C++ twin is c++ where the system names one, else g++: a system with
+# gcc and g++ installed need not have the c++ name, as Ubuntu 24.04 images)
+ws_which = $(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH)))))
+WS_CXX ?= $(if $(findstring ++,$(WS_CC)),$(WS_CC),$(if $(filter cc %/cc,$(WS_CC)),$(if $(call ws_which,c++),$(WS_CC:cc=c++),$(WS_CC:cc=g++)),$(subst clang,clang++,$(subst gcc,g++,$(WS_CC)))))
 WS_OBJCOPY ?= $(patsubst %gcc,%,$(filter %-gcc,$(notdir $(WS_CC))))objcopy
 WS_FLAGS ?=
 # gcc's and clang's spelling of "volatile accesses call their own hooks";
