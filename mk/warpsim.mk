@@ -56,7 +56,9 @@ WS_CC ?= $(CC)
 # (cc's C++ twin is c++ where the system names one, else g++: a system with
 # gcc and g++ installed need not have the c++ name, as Ubuntu 24.04 images)
 ws_which = $(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH)))))
-WS_CXX ?= $(if $(findstring ++,$(WS_CC)),$(WS_CC),$(if $(filter cc %/cc,$(WS_CC)),$(if $(call ws_which,c++),$(WS_CC:cc=c++),$(WS_CC:cc=g++)),$(subst clang,clang++,$(subst gcc,g++,$(WS_CC)))))
+# (the name alone is changed: CC=/opt/gcc/bin/gcc has /opt/gcc/bin/g++)
+ws_cxx_of = $(if $(findstring /,$(1)),$(dir $(1)))$(subst clang,clang++,$(subst gcc,g++,$(notdir $(1))))
+WS_CXX ?= $(if $(findstring ++,$(WS_CC)),$(WS_CC),$(if $(filter cc %/cc,$(WS_CC)),$(if $(call ws_which,c++),$(WS_CC:cc=c++),$(WS_CC:cc=g++)),$(call ws_cxx_of,$(WS_CC))))
 WS_OBJCOPY ?= $(patsubst %gcc,%,$(filter %-gcc,$(notdir $(WS_CC))))objcopy
 WS_FLAGS ?=
 # gcc's and clang's spelling of "volatile accesses call their own hooks";
