@@ -497,16 +497,21 @@ PY
 }
 
 @test "a C++ copy of lesson 01's sync.cu (templates, bool, references, overloads, min) passes where sync.cu passes, and its wrong twin fails where the C one fails" {
-    run make --no-print-directory -C "$L" check EMU=1 SRC="$REPO/warpsim/tests/lessons/01-sync-cxx.cu"
+    # (DEMO=all: everything sync.cu meets, not the exercise's part alone)
+    run make --no-print-directory -C "$L" check EMU=1 DEMO=all SRC="$REPO/warpsim/tests/lessons/01-sync-cxx.cu"
     echo "$output" | tail -3
     assert_success
     assert_line --regexp '^ok [0-9]+ - 01-sync-cxx.cu: variant 2 '
     assert_line --regexp '^[0-9]+ passed, 0 failed$'
-    for f in "$REPO/warpsim/tests/lessons/01-no-syncthreads-cxx.cu" "$L/wrong/no-syncthreads.cu"; do
-        run make --no-print-directory -C "$L" check EMU=1 CHECK_FIRST_FAIL=1 SRC="$f"
+    # the C twin is the wrong fix's patch of sync.cu, checked as the file it
+    # makes, build/wrong/no-syncthreads.cu
+    local f name
+    for f in "$REPO/warpsim/tests/lessons/01-no-syncthreads-cxx.cu" "$L/wrong/no-syncthreads.patch"; do
+        name=$(basename "$f"); name=${name%.patch}; name=${name%.cu}.cu
+        run make --no-print-directory -C "$L" check EMU=1 DEMO=all CHECK_FIRST_FAIL=1 SRC="$f"
         echo "$output" | grep -E '^(not ok|# locate)'
         assert_failure
-        assert_line --regexp "^# locate: warpsim: race on shared partial\[1\]: thread 32 \(block 0, warp 1, lane 0\) writes it at $(basename "$f"):[0-9]+ and thread 1 \(block 0, warp 0, lane 1\) reads it at $(basename "$f"):[0-9]+; different warps"
+        assert_line --regexp "^# locate: warpsim: race on shared partial\[1\]: thread 32 \(block 0, warp 1, lane 0\) writes it at $name:[0-9]+ and thread 1 \(block 0, warp 0, lane 1\) reads it at $name:[0-9]+; different warps"
     done
 }
 
