@@ -695,3 +695,32 @@ warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 0 mem
     run "$W" --model its --trace "$BATS_TEST_TMPDIR/one.svg" --trace-warp 0 "$T/detect" -k 3
     grep -qF 'no race reported on this warp' "$BATS_TEST_TMPDIR/one.svg"
 }
+
+@test "warpsim/src has no circle: each file uses only what the files below it in src/LAYERS define, and a use going up is named" {
+    local objs=("$REPO"/warpsim/build/obj/*.o)
+    run python3 "$REPO/tests/warpsim-layers.py" --graph "$REPO/warpsim/src/LAYERS" "${objs[@]}"
+    echo "$output"
+    assert_success
+    assert_line --regexp '^1[0-9] files, 0 dependencies going up$'
+    refute_output --partial '(up)'
+    # it sees the dependencies: scheduling uses shadow memory, the runtime
+    # the scheduler, and the access stubs what shadow.c defines
+    assert_line --regexp '^sched -> shadow: '
+    assert_line --regexp '^runtime -> sched: .*ws_sched_launch'
+    assert_line --regexp '^stubs -> shadow: ws_after_'
+    # and it fails on a use going up: the same files, upside down
+    grep -v '^#' "$REPO/warpsim/src/LAYERS" | tac >"$BATS_TEST_TMPDIR/upside-down"
+    run python3 "$REPO/tests/warpsim-layers.py" "$BATS_TEST_TMPDIR/upside-down" "${objs[@]}"
+    echo "$output"
+    assert_failure 1
+    assert_line --regexp '^sched -> shadow \(up\): '
+    assert_line --regexp '^1[0-9] files, [0-9]+ dependencies going up$'
+    # an object of no listed file, or a listed file without its object: usage
+    grep -v '^#' "$REPO/warpsim/src/LAYERS" | grep -v '^runtime' >"$BATS_TEST_TMPDIR/no-runtime"
+    run python3 "$REPO/tests/warpsim-layers.py" "$BATS_TEST_TMPDIR/no-runtime" "${objs[@]}"
+    assert_failure 2
+    assert_output --regexp 'runtime\.o is the object of no file that .* lists'
+    run python3 "$REPO/tests/warpsim-layers.py" "$REPO/warpsim/src/LAYERS" "$REPO/warpsim/build/obj/ctx.o"
+    assert_failure 2
+    assert_output --partial 'no object for settings, image, report'
+}

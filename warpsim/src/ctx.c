@@ -1,7 +1,7 @@
 /*
  * ctx.c - what depends on the processor: coroutines (one stack and one
- * saved context per emulated lane), the access hooks that switch between
- * them, and the launch's recorded call.
+ * saved context per emulated lane), the switch the access stubs make
+ * (stubs.c), and the launch's recorded call. Calls nothing of warpsim's.
  *
  * A context switch saves the callee-saved registers on the current stack
  * and swaps stack pointers (a few nanoseconds): six registers on x86-64,
@@ -9,20 +9,14 @@
  * silicon). Stacks are mmap'ed once, each in a slot aligned to its size
  * whose first page is a guard, and reused.
  *
- * The access hooks of a fixed size (__tsan_read4 ...) are stubs here too:
- * when a scheduling point hands over to another lane, the stub itself
- * switches, right under the lesson's code, and returns into that code
- * with an indirect jump. A `ret` there would be predicted from the return
- * stack, which holds the calls of the lane that ran before: under lockstep
- * the returns of nearly every switch were mispredicted that way.
- *
  * The launch. WS_LAUNCH (warpsim.h) calls ws_call_capture through a
  * pointer of the kernel's own type, with the launch's arguments: the
  * compiler converts and places them exactly as for a call of the kernel,
  * and ws_call_capture records what such a call hands over (the argument
  * registers and the first WS_CALL_STACK bytes of arguments on the stack).
- * Then every lane's coroutine calls ws_launch_replay, which rebuilds that
- * call on the lane's own stack and calls the kernel. No nested function,
+ * Then every lane's coroutine calls ws_launch_replay (tsan.c), whose
+ * ws_call_replay rebuilds that call on the lane's own stack and calls the
+ * kernel. No nested function,
  * no trampoline, no executable stack, and any compiler (gcc, clang) at any
  * optimization level: the calling convention does the work.
  */
@@ -49,15 +43,26 @@
 #define FUNC_END(name) ".size " #name ", .-" #name "\n"
 #endif
 
-#define WS_STR_(x) #x
-#define WS_STR(x) WS_STR_(x)
-
 #ifndef MAP_NORESERVE
 #define MAP_NORESERVE 0
 #endif
 #if defined(__linux__) && !defined(MADV_GUARD_INSTALL)
 #define MADV_GUARD_INSTALL 102
 #endif
+
+/* The run's state, which every layer above reads and scheduling keeps
+ * (sched.c), and the hooks through which a lower layer calls up
+ * (ws_internal.h). */
+ws_run ws;
+ws_hooks_t ws_hooks;
+
+/* "lane 3 of warp 1 (thread 35, block 2)": the running block's lane l. */
+const char *ws_who(const ws_lane *l, char *buf, size_t len)
+{
+    snprintf(buf, len, "lane %d of warp %d (thread %d, block %u)", l->lane, l->warp,
+             l->tid, ws.block_id);
+    return buf;
+}
 
 /* Returns a stack slot of size bytes (a power of two), aligned to its size,
  * whose first page is inaccessible (the guard): the stack is the rest, and
@@ -266,61 +271,6 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 48 &&
     "    popq %rbx\n"                                                       \
     "    popq %rbp\n"
 
-/*
- * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address in the
- * running lane's own stack (the stack pointer's slot) returns at once, and
- * one that is neither shared nor device memory nor that goes on to
- * ws_untracked_HOOK(addr, pc), a tail call (shadow.c: host code, the
- * program's globals, or an invalid access). Otherwise it calls
- * ws_enter_HOOK_sh or ws_enter_HOOK_gl (shared or device memory) with
- * (addr, pc), pc being its return address, and keeps addr in its frame;
- * when that returns no switch (rax 0), the stub returns. Otherwise it
- * switches from rax's context to rdx's, and once switched back calls
- * ws_after_HOOK_sh or _gl with (addr, pc) and jumps back into the lesson's
- * code. Each kind of memory has its own place to go on at: the switch's
- * jump there is the only branch that depends on which kind the lane that
- * runs again was at.
- */
-#define STUB_PART(hook, mem, in, hop, on)                                   \
-    in ":  push %rdi\n"                  /* addr; pc is at 24(%rsp) */       \
-    "    sub $16, %rsp\n"                /* 16-byte aligned for the calls */ \
-    "    mov 24(%rsp), %rsi\n"                                              \
-    "    call " SYM(ws_enter_##hook##_##mem) "\n"                           \
-    "    test %rax, %rax\n"                                                 \
-    "    jnz " hop "f\n"                                                    \
-    "    add $24, %rsp\n"                                                   \
-    "    ret\n"                                                             \
-    hop ":  mov %rax, %rdi\n"                                               \
-    "    mov %rdx, %rsi\n"                                                  \
-    "    lea " on "f(%rip), %rcx\n"                                         \
-    "    jmp " SYM(ws_hop_switch) "\n"                                      \
-    on ":  mov 16(%rsp), %rdi\n"                                            \
-    "    mov 24(%rsp), %rsi\n"                                              \
-    "    call " SYM(ws_after_##hook##_##mem) "\n"                           \
-    "    add $24, %rsp\n"                                                   \
-    "    pop %rcx\n"                                                        \
-    "    jmp *%rcx\n"
-#define STUB(hook, bytes, flags, code)                                      \
-    FUNC_BEGIN(__tsan_##hook)                                               \
-    "    mov %rdi, %rax\n"                                                  \
-    "    sub " SYM(ws_shared_lo) "(%rip), %rax\n"                           \
-    "    cmp " SYM(ws_shared_len) "(%rip), %rax\n"                          \
-    "    jb 1f\n"                                                           \
-    "    mov %rdi, %rax\n"                                                  \
-    "    sub " SYM(ws_arena_lo) "(%rip), %rax\n"                            \
-    "    cmp " SYM(ws_arena_len) "(%rip), %rax\n"                           \
-    "    jb 4f\n"                                                           \
-    "    mov %rdi, %rax\n"                  /* in the stack pointer's slot */ \
-    "    xor %rsp, %rax\n"                                                  \
-    "    shr $" WS_STR(WS_STACK_SHIFT) ", %rax\n"                            \
-    "    jnz 7f\n"                                                          \
-    "    ret\n"                                                             \
-    STUB_PART(hook, sh, "1", "2", "3")                                      \
-    STUB_PART(hook, gl, "4", "5", "6")                                      \
-    "7:  mov (%rsp), %rsi\n"                /* a tail call: (addr, pc) */   \
-    "    jmp " SYM(ws_untracked_##hook) "\n"                                \
-    FUNC_END(__tsan_##hook)
-
 __asm__(
     ".text\n"
     FUNC_BEGIN(ws_ctx_switch)
@@ -337,8 +287,7 @@ __asm__(
     FUNC_BEGIN(ws_ctx_start)
     "    callq *%r12\n"
     "    ud2\n"
-    FUNC_END(ws_ctx_start)
-    WS_STUB_HOOKS(STUB));
+    FUNC_END(ws_ctx_start));
 
 void ws_ctx_start(void);
 
@@ -463,68 +412,6 @@ _Static_assert(offsetof(ws_call_frame_t, vec) == 80 &&
     "    ldp d14, d15, [sp, #144]\n"                                        \
     "    add sp, sp, #160\n"
 
-#if defined(__APPLE__)
-#define LOAD_GLOBAL(reg, name) \
-    "    adrp " reg ", " SYM(name) "@PAGE\n" \
-    "    ldr " reg ", [" reg ", " SYM(name) "@PAGEOFF]\n"
-#else
-#define LOAD_GLOBAL(reg, name) \
-    "    adrp " reg ", " SYM(name) "\n" \
-    "    ldr " reg ", [" reg ", :lo12:" SYM(name) "]\n"
-#endif
-
-/*
- * An access stub, __tsan_HOOK(addr) (WS_STUB_HOOKS): an address in the
- * running lane's own stack returns at once, one that is neither shared nor
- * device memory nor that goes on to ws_untracked_HOOK(addr, pc), as on
- * x86-64. Otherwise it calls
- * ws_enter_HOOK_sh or ws_enter_HOOK_gl (shared or device memory) with
- * (addr, pc), pc being its return address (x30), and keeps addr in its
- * frame; when that returns no switch (x0 0), the stub returns. Otherwise
- * it switches from x0's context to x1's, and once switched back calls
- * ws_after_HOOK_sh or _gl with (addr, pc) and branches back into the
- * lesson's code (each kind of memory has its own place to go on at, as
- * on x86-64).
- */
-#define STUB_PART(hook, mem, in, hop, on)                                   \
-    in ":  stp x29, x30, [sp, #-32]!\n"  /* pc at 8, addr at 16 */          \
-    "    mov x29, sp\n"                                                     \
-    "    str x0, [sp, #16]\n"                                               \
-    "    mov x1, x30\n"                                                     \
-    "    bl " SYM(ws_enter_##hook##_##mem) "\n"                             \
-    "    cbnz x0, " hop "f\n"                                               \
-    "    ldp x29, x30, [sp], #32\n"                                         \
-    "    ret\n"                                                             \
-    hop ":  adr x9, " on "f\n"                                              \
-    "    b " SYM(ws_hop_switch) "\n"                                        \
-    on ":  ldr x0, [sp, #16]\n"                                             \
-    "    ldr x1, [sp, #8]\n"                                                \
-    "    bl " SYM(ws_after_##hook##_##mem) "\n"                             \
-    "    ldp x29, x30, [sp], #32\n"                                         \
-    "    br x30\n"
-#define STUB(hook, bytes, flags, code)                                      \
-    FUNC_BEGIN(__tsan_##hook)                                               \
-    LOAD_GLOBAL("x9", ws_shared_lo)                                         \
-    LOAD_GLOBAL("x10", ws_shared_len)                                       \
-    "    sub x9, x0, x9\n"                                                  \
-    "    cmp x9, x10\n"                                                     \
-    "    b.lo 1f\n"                                                         \
-    LOAD_GLOBAL("x9", ws_arena_lo)                                          \
-    LOAD_GLOBAL("x10", ws_arena_len)                                        \
-    "    sub x9, x0, x9\n"                                                  \
-    "    cmp x9, x10\n"                                                     \
-    "    b.lo 4f\n"                                                         \
-    "    mov x9, sp\n"                      /* in the stack pointer's slot */ \
-    "    eor x9, x9, x0\n"                                                  \
-    "    lsr x9, x9, #" WS_STR(WS_STACK_SHIFT) "\n"                          \
-    "    cbnz x9, 7f\n"                                                     \
-    "    ret\n"                                                             \
-    STUB_PART(hook, sh, "1", "2", "3")                                      \
-    STUB_PART(hook, gl, "4", "5", "6")                                      \
-    "7:  mov x1, x30\n"                     /* a tail call: (addr, pc) */   \
-    "    b " SYM(ws_untracked_##hook) "\n"                                  \
-    FUNC_END(__tsan_##hook)
-
 __asm__(
     ".text\n"
     FUNC_BEGIN(ws_ctx_switch)
@@ -539,8 +426,7 @@ __asm__(
     FUNC_BEGIN(ws_ctx_start)
     "    blr x19\n"
     "    brk #0\n"
-    FUNC_END(ws_ctx_start)
-    WS_STUB_HOOKS(STUB));
+    FUNC_END(ws_ctx_start));
 
 void ws_ctx_start(void);
 
@@ -557,16 +443,3 @@ void ws_ctx_prepare(ws_ctx *c, void *stack, size_t size, void (*entry)(void))
 }
 
 #endif
-
-/* The body every lane runs: the kernel, called as the launch called
- * ws_launch_capture. The hooks give it the frame a launch wrapper of the
- * lesson's own would have, so that the kernel is at depth 2 (tsan.c). */
-void __tsan_func_entry(void *call_pc);
-void __tsan_func_exit(void);
-
-void ws_launch_replay(void)
-{
-    __tsan_func_entry(__builtin_return_address(0));
-    ws_call_replay(launch_kernel);
-    __tsan_func_exit();
-}

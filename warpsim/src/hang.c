@@ -164,7 +164,7 @@ static const ws_lane *lockstep_front(int w)
  * where for whom, and ends the program with status 3. After a fault in the
  * launch, which left the other lanes waiting for the one that faulted, it
  * is no hang: the failed launch ends there (report.c). */
-void ws_hang(int kind)
+static __attribute__((noreturn)) void hang_diagnose(int kind)
 {
     static char head[12288], who[4096], whom[4096], what[1024], rng_buf[256];
     unsigned long long set[WS_MAX_THREADS / 64];
@@ -270,7 +270,14 @@ void ws_hang(int kind)
         describe_set(w, set, lockstep_front(w), who, sizeof who, NULL, 0);
         fprintf(stderr, "warpsim:   warp %d: %s\n", w, who);
     }
-    ws_summary();
+    ws_hooks.summary();
     fflush(NULL);
     _exit(3);
+}
+
+/* Sets ws_hooks.hang: what a scheduling point that finds no progress, or
+ * a deadlock, calls (runtime.c's ws_init). */
+void ws_hang_install(void)
+{
+    ws_hooks.hang = hang_diagnose;
 }

@@ -23,6 +23,9 @@
 #include <time.h>
 #include "ws_internal.h"
 
+static void prims_recheck_warp(int warp);
+static void prims_recheck_block(void);
+
 #define WS_KIND_NAME(id, name) name,
 const char *const ws_kind_names[] = { WS_KINDS(WS_KIND_NAME) };
 #undef WS_KIND_NAME
@@ -469,7 +472,7 @@ static int try_complete(ws_lane *l)
     return 1;
 }
 
-void ws_recheck_warp(int warp)
+static void prims_recheck_warp(int warp)
 {
     ws_warp *w = &ws.warps[warp];
     int i;
@@ -557,7 +560,7 @@ static void collective(ws_lane *l, int kind, unsigned mask, uint64_t val, int si
     check_masks(l);
     ws_set_state(l, WS_WAIT_WARP);
     /* Under lockstep the lanes of a step arrive together: the scheduler
-     * completes the collective after the step (ws_recheck_warp). */
+     * completes the collective after the step (prims_recheck_warp). */
     if (ws_cfg.model != WS_LOCKSTEP && try_complete(l))
         return;
     ws_block();
@@ -730,7 +733,7 @@ static void complete_barrier(ws_lane *l0)
     ws_progress();
 }
 
-void ws_recheck_block(void)
+static void prims_recheck_block(void)
 {
     int i;
     if (ws.bar_waiting == 0 || ws.bar_waiting != ws.live)
@@ -924,4 +927,12 @@ long ws_clock_any(const char *file, int line)
     if (!l)
         return (long)clock();
     return (long)lane_clock(l, pc);
+}
+
+/* Sets ws_hooks.recheck_*: what sched.c calls when a lane exits
+ * (runtime.c's ws_init). */
+void ws_prims_install(void)
+{
+    ws_hooks.recheck_warp = prims_recheck_warp;
+    ws_hooks.recheck_block = prims_recheck_block;
 }

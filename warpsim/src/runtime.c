@@ -45,12 +45,7 @@
 #include <unistd.h>
 #include "ws_internal.h"
 
-ws_settings ws_cfg = {
-    WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (uint64_t)1 << 20, (size_t)1 << 30, 0, 0,
-    NULL, 1, 0, 0, 400, 0
-};
 cudaError_t ws_last_error = cudaSuccess;
-int ws_trace_warp2 = -1;
 
 /* The summary channel: WARPSIM_SUMMARY_FD's descriptor, or -1. */
 static int summary_fd = -1;
@@ -217,7 +212,7 @@ static int finish(int status)
 
 /* The summary, from a module that ends the program itself: hang.c, which
  * then exits with status 3. */
-void ws_summary(void)
+static void summary(void)
 {
     finish(ws_counts[WR_HANG] ? 3 : ws_cfg.error_exitcode > 0 ? ws_cfg.error_exitcode : 1);
 }
@@ -355,12 +350,23 @@ static void catch_faults(void)
     sigaction(SIGABRT, &sa, NULL);
 }
 
+static void summary_channel_off(void);
+
+/* Starts the library, once: the hooks through which its lower layers call
+ * up (ws_internal.h), the settings, the reports, device memory, the
+ * handlers of faults and of exit. */
 void ws_init(void)
 {
     static int done;
     if (done)
         return;
     done = 1;
+    ws_sched_install();
+    ws_prims_install();
+    ws_hang_install();
+    ws_trace_install();
+    ws_hooks.summary = summary;
+    ws_hooks.summary_channel_off = summary_channel_off;
     read_settings();
     ws_report_init();
     ws_shadow_init();
@@ -370,9 +376,29 @@ void ws_init(void)
         ws_trace_fork();
 }
 
+/* kernel<<<grid, block, shared_bytes>>>(...) (warpsim.h's WS_LAUNCH):
+ * the library's first use initializes it; a configuration CUDA refuses is
+ * cudaGetLastError's, as on a GPU. */
+void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
+               const char *kernel, const char *file, int line)
+{
+    cudaError_t err;
+    ws_init();
+    err = ws_sched_launch(body, grid, block, shared_bytes, kernel, file, line);
+    if (err != cudaSuccess)
+        ws_last_error = err;
+}
+
+/* The instrumentation's constructor (before main): the library starts. */
+void __tsan_init(void);
+void __tsan_init(void)
+{
+    ws_init();
+}
+
 /* The fork of a picture of two warps (trace.c): the first run is no
  * grader's. */
-void ws_summary_channel_off(void)
+static void summary_channel_off(void)
 {
     summary_fd = -1;
 }

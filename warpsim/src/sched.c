@@ -26,7 +26,7 @@
  *   random    at every scheduling point a random lane among those whose
  *             virtual clock is within WS_RANDOM_WINDOW of the earliest.
  *
- * A lane that faults (ws_lane_fault) leaves its block as if it had exited,
+ * A lane that faults (sched_lane_fault) leaves its block as if it had exited,
  * and the first fault of a launch ends the program when the launch ends.
  *
  * Virtual time: a step costs WS_STEP_CYCLES; __nanosleep(ns) adds ns (1
@@ -42,7 +42,9 @@
 #include <unistd.h>
 #include "ws_internal.h"
 
-ws_run ws;
+static ws_ctx *sched_yield_to(ws_lane *l);
+static __attribute__((noreturn)) void sched_lane_fault(ws_lane *l);
+
 ws_coords *ws_self;
 static ws_coords host_coords;
 dim3 ws_block_dim, ws_grid_dim;
@@ -50,7 +52,6 @@ dim3 ws_block_dim, ws_grid_dim;
 static void (*body_fn)(void);
 static void *stacks[WS_MAX_THREADS];
 static const size_t stack_size = (size_t)1 << WS_STACK_SHIFT;  /* a slot, its guard page first */
-extern cudaError_t ws_last_error;
 
 /* ---- ready lanes --------------------------------------------------- */
 
@@ -492,7 +493,7 @@ static inline __attribute__((always_inline)) ws_ctx *heap_yield(ws_lane *l)
     return hand_over(l, next_lane());
 }
 
-ws_ctx *ws_yield_to(ws_lane *l)
+static ws_ctx *sched_yield_to(ws_lane *l)
 {
     if (ws_cfg.model == WS_LOCKSTEP)
         return lockstep_yield(l);
@@ -502,7 +503,7 @@ ws_ctx *ws_yield_to(ws_lane *l)
 void ws_yield(void)
 {
     ws_lane *l = ws.cur;
-    ws_ctx *c = ws_yield_to(l);
+    ws_ctx *c = sched_yield_to(l);
     if (c)
         ws_ctx_switch(&l->ctx, c);
 }
@@ -594,7 +595,7 @@ static inline __attribute__((always_inline)) ws_ctx *random_point(ws_lane *l)
 
 /* The model's part of a scheduling point, under lockstep and random (its
  * is ws_point_to's own): the context to switch to, or NULL. */
-ws_ctx *ws_point_model(ws_lane *l)
+static ws_ctx *sched_point_model(ws_lane *l)
 {
     if (ws_cfg.model == WS_LOCKSTEP)
         return lockstep_yield(l);
@@ -607,7 +608,7 @@ ws_ctx *ws_point_model(ws_lane *l)
  * the access. The hook's path hands over to it as its last call, and it
  * hands over to check as its own, so that nothing is kept across calls
  * (under lockstep, there are none). */
-ws_hop ws_lockstep_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check)
+static ws_hop sched_lockstep_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check)
 {
     ws_ctx *to = lockstep_yield(l);
     if (to)
@@ -615,7 +616,7 @@ ws_hop ws_lockstep_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *ch
     return check(addr, pc);
 }
 
-ws_hop ws_random_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check)
+static ws_hop sched_random_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check)
 {
     ws_ctx *to = random_point(l);
     if (to)
@@ -623,11 +624,11 @@ ws_hop ws_random_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *chec
     return check(addr, pc);
 }
 
-ws_hop ws_its_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check)
+static ws_hop sched_its_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check)
 {
     ws_ctx *to;
     l->quantum = 0;
-    to = ws_yield_to(l);
+    to = sched_yield_to(l);
     if (to)
         return WS_HOP(&l->ctx, to);
     return check(addr, pc);
@@ -674,7 +675,7 @@ static void lane_entry(void)
  * lanes whose exit_gen is the block's generation). The first fault of the
  * launch makes the rest of it quiet (report.c).
  */
-void ws_lane_fault(ws_lane *l)
+static void sched_lane_fault(ws_lane *l)
 {
     if (!ws_faulted())
         ws_fault_begin(ws.block_id);
@@ -844,8 +845,11 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
-               const char *kernel, const char *file, int line)
+/* Runs a launch (runtime.c's ws_launch, after ws_init); returns
+ * cudaSuccess, or cudaErrorInvalidConfiguration for a grid or block CUDA
+ * refuses. Exits with status 2 for what warpsim does not run. */
+cudaError_t ws_sched_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
+                            const char *kernel, const char *file, int line)
 {
     unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
     unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
@@ -854,7 +858,6 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     const char *slash = strrchr(file, '/');
     file = slash ? slash + 1 : file;
 
-    ws_init();
     if (!ws_self)
         ws_self = &host_coords;
     if (threads > WS_MAX_THREADS) {
@@ -877,8 +880,7 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     }
     if (threads == 0 || blocks == 0 || block.z > 64 || grid.y > 65535 ||
         grid.z > 65535 || grid.x > 0x7fffffffu) {
-        ws_last_error = cudaErrorInvalidConfiguration;
-        return;
+        return cudaErrorInvalidConfiguration;
     }
 
     body_fn = body;
@@ -921,6 +923,7 @@ void ws_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
     ws.steps = 0;
     if (ws_faulted())               /* a lane faulted: the launch failed */
         ws_fault_finish();
+    return cudaSuccess;
 }
 
 /* ---- a barrier skipped in a loop ----------------------------------------- */
@@ -977,9 +980,14 @@ const char *ws_lane_where(const ws_lane *l)
     return ws_where(l->pc);
 }
 
-const char *ws_who(const ws_lane *l, char *buf, size_t len)
+/* Sets ws_hooks' scheduling part: what shadow.c's scheduling points and
+ * its faults call (runtime.c's ws_init). */
+void ws_sched_install(void)
 {
-    snprintf(buf, len, "lane %d of warp %d (thread %d, block %u)", l->lane, l->warp,
-             l->tid, ws.block_id);
-    return buf;
+    ws_hooks.point_model = sched_point_model;
+    ws_hooks.yield_to = sched_yield_to;
+    ws_hooks.lockstep_hop = sched_lockstep_hop;
+    ws_hooks.random_hop = sched_random_hop;
+    ws_hooks.its_hop = sched_its_hop;
+    ws_hooks.lane_fault = sched_lane_fault;
 }

@@ -17,6 +17,12 @@
 #include <string.h>
 #include "ws_settings.h"
 
+ws_settings ws_cfg = {
+    WS_ITS, WS_FORWARD, 1, -1, (uint64_t)1 << 22, (uint64_t)1 << 20, (size_t)1 << 30, 0, 0,
+    NULL, 1, 0, 0, 400, 0
+};
+int ws_trace_warp2 = -1;
+
 const char *const ws_model_names[] = { "lockstep", "its", "random", NULL };
 const char *const ws_order_names[] = { "forward", "reverse", "alternate", NULL };
 

@@ -1312,12 +1312,12 @@ enter_full(uintptr_t addr, size_t size, int flags, uintptr_t pc, int shared,
     l->pc = pc;
     ws_point_book(l, pc);
     if (ws_cfg.model == WS_LOCKSTEP)
-        return ws_lockstep_hop(l, addr, pc, after);
+        return ws_hooks.lockstep_hop(l, addr, pc, after);
     if (ws_cfg.model != WS_ITS)
-        return ws_random_hop(l, addr, pc, after);
+        return ws_hooks.random_hop(l, addr, pc, after);
     l->clock += WS_STEP_CYCLES;
     if (__builtin_expect(++l->quantum >= WS_ITS_QUANTUM, 0))
-        return ws_its_hop(l, addr, pc, after);
+        return ws_hooks.its_hop(l, addr, pc, after);
     ws_its_bound(l);
     return after(addr, pc);
 }

@@ -87,7 +87,7 @@ static const char *dump_path, *merge_path;
 static char part_path[4096];
 static int first_status = -1;
 
-void ws_trace_block_start(void)
+static void trace_block_start(void)
 {
     ws.trace_warp = -1;
     if (!ws_cfg.trace || ws.launch_id != ws_cfg.trace_launch)
@@ -131,7 +131,7 @@ static void stop(void)
     ws.trace_warp = -1;
 }
 
-void ws_trace_point(const ws_lane *l, uintptr_t pc)
+static void trace_point(const ws_lane *l, uintptr_t pc)
 {
     tev *e;
     char path[8];
@@ -148,7 +148,7 @@ void ws_trace_point(const ws_lane *l, uintptr_t pc)
     lastev[l->lane] = nev - 1;
 }
 
-void ws_trace_arrive(const ws_lane *l)
+static void trace_arrive(const ws_lane *l)
 {
     if (lastev[l->lane] < 0)
         return;
@@ -157,7 +157,7 @@ void ws_trace_arrive(const ws_lane *l)
     evs[lastev[l->lane]].mask = l->mask;
 }
 
-void ws_trace_sleep(const ws_lane *l, uint64_t ns)
+static void trace_sleep(const ws_lane *l, uint64_t ns)
 {
     if (lastev[l->lane] >= 0 && ns)
         evs[lastev[l->lane]].sleep += ns;
@@ -174,7 +174,7 @@ static tev *done(int type, const ws_lane *l0, unsigned group)
     return e;
 }
 
-void ws_trace_complete(const ws_lane *l0, unsigned group, const signed char *src,
+static void trace_complete(const ws_lane *l0, unsigned group, const signed char *src,
                        unsigned ballot)
 {
     tev *e;
@@ -185,7 +185,7 @@ void ws_trace_complete(const ws_lane *l0, unsigned group, const signed char *src
     e->ballot = ballot;
 }
 
-void ws_trace_barrier(const ws_lane *l0)
+static void trace_barrier(const ws_lane *l0)
 {
     const ws_warp *w;
     unsigned group = 0;
@@ -218,7 +218,7 @@ static int other_warp(void)
     return dump_path ? ws_trace_warp2 : first_warp;
 }
 
-void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
+static void trace_race_at(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
                    unsigned tid_b, uint32_t pc_b, int write_b, const char *name)
 {
     int i, a = -1, b = -1, base, ow = other_warp();
@@ -306,7 +306,7 @@ void ws_trace_fork(void)
     }
     if (pid == 0) {
         dump_path = part_path;
-        ws_summary_channel_off();
+        ws_hooks.summary_channel_off();
         fd = open("/dev/null", O_WRONLY);
         if (fd >= 0) {
             dup2(fd, 1);
@@ -1162,3 +1162,15 @@ void ws_trace_write(void)
     free(gaps);
 }
 
+/* Sets ws_hooks.trace_*: what scheduling, the primitives and the race
+ * detector call for the warp drawn (runtime.c's ws_init). */
+void ws_trace_install(void)
+{
+    ws_hooks.trace_block_start = trace_block_start;
+    ws_hooks.trace_point = trace_point;
+    ws_hooks.trace_arrive = trace_arrive;
+    ws_hooks.trace_sleep = trace_sleep;
+    ws_hooks.trace_complete = trace_complete;
+    ws_hooks.trace_barrier = trace_barrier;
+    ws_hooks.trace_race = trace_race_at;
+}

@@ -90,11 +90,6 @@ void __tsan_func_exit(void)
     }
 }
 
-void __tsan_init(void);
-void __tsan_init(void)
-{
-    ws_init();
-}
 
 /* ---- memory intrinsics (clang) ----------------------------------------- */
 
@@ -273,4 +268,14 @@ void __ubsan_handle_divrem_overflow_abort(void *data, void *lhs, void *rhs)
 {
     __ubsan_handle_divrem_overflow(data, lhs, rhs);
     _exit(1);
+}
+
+/* The body every lane runs: the kernel, called as the launch called
+ * ws_launch_capture (ctx.c). The hooks above give it the frame a launch
+ * wrapper of the lesson's own would have, so that the kernel is at depth 2. */
+void ws_launch_replay(void)
+{
+    __tsan_func_entry(__builtin_return_address(0));
+    ws_call_replay((void (*)(void))ws_launched_kernel());
+    __tsan_func_exit();
 }

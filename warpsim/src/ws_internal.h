@@ -1,19 +1,25 @@
 /*
- * ws_internal.h - what warpsim's modules share.
+ * ws_internal.h - what warpsim's modules share, by layer from the bottom
+ * (src/LAYERS; a file uses only what the files below it define, and calls
+ * up only through ws_hooks, below):
  *
- *   ctx.c      coroutines: one stack and one saved context per lane; the
- *              access hooks' stubs, which switch lanes
- *   sched.c    blocks, lanes, the three scheduling models, hangs
- *   prims.c    warp primitives, __syncthreads, atomics, time
- *   shadow.c   device memory, shadow memory, races, uninitialized reads
- *   sync.c     release and acquire through __threadfence and atomics
- *   tsan.c     the __tsan_* hooks the compiler's instrumentation calls
+ *   settings.c the settings table, number parsing and the values (ws_cfg;
+ *              the driver shares the table)
  *   image.c    the executable: load address, __shared__ variables, returns
- *   report.c   source lines, variable names, reports, the summary
- *   runtime.c  the host runtime (cudaMalloc ...), settings, faults, main
- *   settings.c the settings table and number parsing (the driver shares it)
+ *   report.c   source lines, reports, faults held for the launch's end
+ *   ctx.c      coroutines: one stack and one saved context per lane; the
+ *              launch's recorded call; the run's state (ws) and ws_hooks
+ *   sync.c     release and acquire through __threadfence and atomics
+ *   shadow.c   device memory, shadow memory, races, uninitialized reads,
+ *              invalid accesses; an access's scheduling point
+ *   sched.c    blocks, lanes, the three scheduling models
+ *   prims.c    warp primitives, __syncthreads, atomics, time
+ *   stubs.c    the access hooks' stubs, which switch lanes
+ *   tsan.c     the other __tsan_* hooks the compiler's instrumentation calls
  *   hang.c     hang and livelock diagnosis: who waits where for whom
- *   trace.c    the picture of one warp's run (--trace FILE.svg)
+ *   trace.c    the picture of one or two warps' run (--trace FILE.svg)
+ *   runtime.c  the host runtime (cudaMalloc ...), the device API's runtime,
+ *              reading the settings, faults, the summary, main
  *
  * warpsim's own sources are compiled without instrumentation; only the
  * lesson file calls the hooks.
@@ -39,23 +45,8 @@
 #define WS_POISON64 0xdeadbeefdeadbeefULL
 #define WS_SHARED_POISON_BYTE 0xa5
 
-/* ---- settings (settings.c parses, runtime.c reads) ------------------------------------------- */
+/* ---- settings (ws_settings.h, settings.c: their values, ws_cfg) ------- */
 
-typedef struct ws_settings {
-    int model, order;
-    uint64_t seed;
-    int error_exitcode;           /* -1: none */
-    uint64_t spin_limit;          /* steps without progress before a hang */
-    uint64_t step_limit;          /* steps of one thread before a livelock */
-    size_t memory_limit;
-    int verbose, stats;
-    const char *trace;            /* the picture's file, or NULL */
-    uint64_t trace_launch, trace_block;   /* which launch (from 1) and block */
-    int trace_warp, trace_steps;  /* which warp; how many lane steps are drawn */
-    int trace_height;             /* the rows' height at most in px; 0: from the steps */
-} ws_settings;
-
-extern ws_settings ws_cfg;
 void ws_init(void);
 
 /* ---- coroutines (ctx.c) --------------------------------------------- */
@@ -69,6 +60,7 @@ typedef struct ws_ctx {
 
 void ws_ctx_prepare(ws_ctx *c, void *stack, size_t size, void (*entry)(void));
 void ws_ctx_switch(ws_ctx *from, ws_ctx *to);
+void ws_call_replay(void (*fn)(void));       /* the launch's recorded call, made again */
 void *ws_stack_alloc(size_t size);
 
 /*
@@ -234,6 +226,8 @@ typedef struct ws_run {
 
 extern ws_run ws;
 
+cudaError_t ws_sched_launch(void (*body)(void), dim3 grid, dim3 block, size_t shared_bytes,
+                            const char *kernel, const char *file, int line);
 void ws_point(uintptr_t pc);                 /* a scheduling point */
 static inline void ws_progress(void)         /* the block did something */
 {
@@ -243,7 +237,6 @@ void ws_block(void);                         /* wait until released */
 void ws_release(ws_lane *l, uint64_t when);  /* ready again at virtual time when */
 void ws_set_state(ws_lane *l, int state);    /* keeps the warp's masks */
 void ws_yield(void);
-ws_ctx *ws_yield_to(ws_lane *l);             /* ws_yield's switch, not made */
 uint64_t ws_lane_clock(const ws_lane *l);
 void ws_lane_sleep(ws_lane *l, uint64_t ns);
 int ws_pos_cmp(const ws_lane *a, const ws_lane *b);
@@ -252,12 +245,11 @@ unsigned ws_lanes_at_my_position(const ws_lane *l);
 /* ---- hangs (hang.c) ------------------------------------------------- */
 
 enum { WS_HANG_DEADLOCK, WS_HANG_SPIN, WS_HANG_LIVELOCK, WS_HANG_REPEAT };
-void ws_hang(int kind) __attribute__((noreturn));
+void ws_hang_install(void);                  /* sets ws_hooks.hang */
 
 /* ---- primitives (prims.c) ------------------------------------------- */
 
-void ws_recheck_warp(int warp);              /* after a lane exited */
-void ws_recheck_block(void);
+void ws_prims_install(void);                 /* sets ws_hooks.recheck_* */
 
 /* ---- memory (shadow.c) ---------------------------------------------- */
 
@@ -325,15 +317,7 @@ int ws_sync_ordered(uint32_t block, uint32_t tid, uint32_t since, const ws_lane 
 
 /* ---- the picture (trace.c) ------------------------------------------ */
 
-void ws_trace_block_start(void);             /* sets ws.trace_warp */
-void ws_trace_point(const ws_lane *l, uintptr_t pc);
-void ws_trace_arrive(const ws_lane *l);      /* in a collective or __syncthreads */
-void ws_trace_sleep(const ws_lane *l, uint64_t ns);
-void ws_trace_complete(const ws_lane *l0, unsigned group, const signed char *src,
-                       unsigned ballot);      /* a collective of the traced warp */
-void ws_trace_barrier(const ws_lane *l0);     /* __syncthreads completes */
-void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
-                   unsigned tid_b, uint32_t pc_b, int write_b, const char *name);
+void ws_trace_install(void);                 /* sets ws_hooks.trace_* */
 void ws_trace_write(void);
 
 /* ---- reports (report.c) --------------------------------------------- */
@@ -355,19 +339,99 @@ const char *ws_lane_where(const ws_lane *l); /* sched.c: where a lane is (last p
 const char *ws_mem_name(uintptr_t addr, size_t size, char *buf, size_t len); /* shadow.c */
 const char *ws_ranges(unsigned mask, char *buf, size_t len);   /* "0-15, 17" */
 const char *ws_who(const ws_lane *l, char *buf, size_t len); /* sched.c */
-void ws_summary(void);                       /* runtime.c */
 void ws_kernel_fault(const ws_lane *l, const char *what, const char *at)
     __attribute__((noreturn));               /* runtime.c: a lane failed */
 void ws_report_init(void);
 void ws_report_close(void);
 
-/* ---- a scheduling point (sched.c's ws_point, inline for the hooks) ---- */
+/* ---- hooks: how a lower layer calls up -------------------------------- */
 
-ws_ctx *ws_point_model(ws_lane *l);          /* sched.c: lockstep and random */
+/*
+ * warpsim's layers, from the bottom (tests/warpsim-layers.py holds the
+ * sources to them, from the objects' symbol tables; src/LAYERS lists them):
+ * settings and reports (settings.c, image.c, report.c), context switching
+ * (ctx.c, which also holds the run's state, ws, and these hooks), order
+ * through fences and atomics (sync.c), shadow memory (shadow.c),
+ * scheduling (sched.c), the primitives and the instrumentation's entries
+ * (prims.c, stubs.c, tsan.c), hang diagnosis and pictures (hang.c,
+ * trace.c), the runtime (runtime.c; the driver, driver.c, is a program of
+ * its own). A file calls only into files below it. Where a lower layer
+ * must call up (an access's scheduling point, in shadow.c, runs the
+ * model's part in sched.c; a scheduling point that finds no progress runs
+ * hang diagnosis), it calls through a hook of ws_hooks, which the layer
+ * above sets when runtime.c's ws_init starts the library (ws_*_install).
+ * The inline functions below name the hooks as the functions were named.
+ */
 typedef ws_hop ws_check_fn(uintptr_t addr, uintptr_t pc);  /* returns 0 */
-ws_hop ws_lockstep_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
-ws_hop ws_random_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
-ws_hop ws_its_hop(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
+typedef struct ws_hooks_t {
+    /* scheduling (sched.c), for shadow.c's scheduling points */
+    ws_ctx *(*point_model)(ws_lane *l);      /* lockstep and random */
+    ws_ctx *(*yield_to)(ws_lane *l);         /* ws_yield's switch, not made */
+    ws_hop (*lockstep_hop)(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
+    ws_hop (*random_hop)(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
+    ws_hop (*its_hop)(ws_lane *l, uintptr_t addr, uintptr_t pc, ws_check_fn *check);
+    void (*lane_fault)(ws_lane *l);          /* does not return */
+    /* the primitives (prims.c), for sched.c */
+    void (*recheck_warp)(int warp);          /* after a lane exited */
+    void (*recheck_block)(void);
+    /* hang diagnosis (hang.c), for every scheduling point */
+    void (*hang)(int kind);                  /* does not return */
+    /* the picture (trace.c) */
+    void (*trace_block_start)(void);         /* sets ws.trace_warp */
+    void (*trace_point)(const ws_lane *l, uintptr_t pc);
+    void (*trace_arrive)(const ws_lane *l);  /* in a collective or __syncthreads */
+    void (*trace_sleep)(const ws_lane *l, uint64_t ns);
+    void (*trace_complete)(const ws_lane *l0, unsigned group, const signed char *src,
+                           unsigned ballot); /* a collective of the traced warp */
+    void (*trace_barrier)(const ws_lane *l0);   /* __syncthreads completes */
+    void (*trace_race)(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
+                       unsigned tid_b, uint32_t pc_b, int write_b, const char *name);
+    /* the end of a run (runtime.c), for hang.c and trace.c */
+    void (*summary)(void);                   /* the summary, before an exit */
+    void (*summary_channel_off)(void);       /* a run that is no grader's */
+} ws_hooks_t;
+extern ws_hooks_t ws_hooks;                  /* ctx.c */
+void ws_sched_install(void);                 /* sets ws_hooks' scheduling part */
+
+static inline ws_ctx *ws_point_model(ws_lane *l) { return ws_hooks.point_model(l); }
+static inline ws_ctx *ws_yield_to(ws_lane *l) { return ws_hooks.yield_to(l); }
+static inline __attribute__((noreturn)) void ws_lane_fault(ws_lane *l)
+{
+    ws_hooks.lane_fault(l);
+    __builtin_unreachable();
+}
+static inline void ws_recheck_warp(int warp) { ws_hooks.recheck_warp(warp); }
+static inline void ws_recheck_block(void) { ws_hooks.recheck_block(); }
+static inline __attribute__((noreturn)) void ws_hang(int kind)
+{
+    ws_hooks.hang(kind);
+    __builtin_unreachable();
+}
+static inline void ws_trace_block_start(void)
+{
+    if (ws_hooks.trace_block_start)
+        ws_hooks.trace_block_start();
+    else
+        ws.trace_warp = -1;
+}
+/* (the rest are called only for the warp drawn, ws.trace_warp, which
+ * trace_block_start set) */
+static inline void ws_trace_point(const ws_lane *l, uintptr_t pc) { ws_hooks.trace_point(l, pc); }
+static inline void ws_trace_arrive(const ws_lane *l) { ws_hooks.trace_arrive(l); }
+static inline void ws_trace_sleep(const ws_lane *l, uint64_t ns) { ws_hooks.trace_sleep(l, ns); }
+static inline void ws_trace_complete(const ws_lane *l0, unsigned group, const signed char *src,
+                                     unsigned ballot)
+{
+    ws_hooks.trace_complete(l0, group, src, ballot);
+}
+static inline void ws_trace_barrier(const ws_lane *l0) { ws_hooks.trace_barrier(l0); }
+static inline void ws_trace_race(unsigned tid_a, unsigned block_a, uint32_t pc_a, int write_a,
+                                 unsigned tid_b, uint32_t pc_b, int write_b, const char *name)
+{
+    ws_hooks.trace_race(tid_a, block_a, pc_a, write_a, tid_b, pc_b, write_b, name);
+}
+
+/* ---- a scheduling point (sched.c's ws_point, inline for the hooks) ---- */
 
 /* Widens the range [*lo, *hi] of pcs to hold pc. */
 static inline void ws_widen(uintptr_t *lo, uintptr_t *hi, uintptr_t pc)
@@ -477,12 +541,10 @@ static inline void ws_point_at(uintptr_t pc)
  * status (or --error-exitcode N in its place when status is 0 and anything
  * was reported): for a module that stops the program after a report. */
 void ws_end(int status) __attribute__((noreturn));
-extern int ws_trace_warp2;                   /* WARPSIM_TRACE_WARP=N,M: M, or -1 */
 extern int ws_trace_failed;                  /* trace.c: the picture could not be made */
 int ws_trace_check(void);                    /* trace.c: 0, or says why the picture
                                               * cannot be written (one line) */
 void ws_trace_fork(void);                    /* trace.c: two warps, two runs */
-void ws_summary_channel_off(void);           /* runtime.c: a run that is no grader's */
 
 /* ==== what the rules forbid: faults, wild pointers, device memory nothing
  * wrote, a __syncthreads skipped in a loop (ctx.c, shadow.c, sched.c,
@@ -546,7 +608,6 @@ int ws_launch_word(int stack, int i, uint64_t *v);
  * report is printed and the program ends with the summary and a failed
  * kernel's status (ws_fault_finish, report.c).
  */
-void ws_lane_fault(ws_lane *l) __attribute__((noreturn));
 int ws_faulted(void);                        /* report.c: a lane of this launch faulted */
 uint32_t ws_fault_block(void);               /* report.c: the block it belonged to */
 void ws_fault_begin(uint32_t block);
