@@ -165,9 +165,6 @@ CHECK ?= ./check.sh
 RUN_ARGS ?=
 
 include $(TOP)/mk/warpsim.mk
-# which_cmd NAME: the path of the command NAME (in PATH, or NAME itself when
-# it names a file), or nothing; as `command -v`, without a shell.
-which_cmd = $(if $(findstring /,$(1)),$(wildcard $(1)),$(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH))))))
 # warpsim needs WS_CC (its library) and WS_CXX (lesson files, C++).
 HAVE_WS_CC := $(and $(call which_cmd,$(WS_CC)),$(call which_cmd,$(WS_CXX)))
 EMU_BUILD := build/emu

@@ -29,7 +29,7 @@ OLD_NVCCS := /usr/lib/nvidia-cuda-toolkit/bin/nvcc /usr/local/cuda-11.8/bin/nvcc
 
 comma := ,
 space := $(subst ,, )
-# which_cmd NAME (mk/lesson.mk): the path of the command NAME, or nothing.
+# which_cmd NAME (mk/warpsim.mk): the path of the command NAME, or nothing.
 NVCC ?= nvcc
 # the release ("13.0") from nvcc --version on the input
 nvcc_release = sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\),.*/\1/p'

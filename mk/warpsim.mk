@@ -53,12 +53,16 @@ WS_B ?= build
 WS_LIB = $(WS_DIR)/$(WS_B)/libwarpsim.a
 WS_DRIVER = $(WS_DIR)/$(WS_B)/warpsim
 WS_CC ?= $(CC)
+# which_cmd NAME: the path of the command NAME (in PATH, or NAME itself when
+# it names a file), or nothing; as `command -v`, without a shell. (Here, as
+# the first file mk/lesson.mk includes, for mk/lesson.mk and mk/toolkit.mk
+# too.)
+which_cmd = $(if $(findstring /,$(1)),$(wildcard $(1)),$(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH))))))
 # (cc's C++ twin is c++ where the system names one, else g++: a system with
 # gcc and g++ installed need not have the c++ name, as Ubuntu 24.04 images)
-ws_which = $(firstword $(wildcard $(addsuffix /$(1),$(subst :, ,$(PATH)))))
 # (the name alone is changed: CC=/opt/gcc/bin/gcc has /opt/gcc/bin/g++)
 ws_cxx_of = $(if $(findstring /,$(1)),$(dir $(1)))$(subst clang,clang++,$(subst gcc,g++,$(notdir $(1))))
-WS_CXX ?= $(if $(findstring ++,$(WS_CC)),$(WS_CC),$(if $(filter cc %/cc,$(WS_CC)),$(if $(call ws_which,c++),$(WS_CC:cc=c++),$(WS_CC:cc=g++)),$(call ws_cxx_of,$(WS_CC))))
+WS_CXX ?= $(if $(findstring ++,$(WS_CC)),$(WS_CC),$(if $(filter cc %/cc,$(WS_CC)),$(if $(call which_cmd,c++),$(WS_CC:cc=c++),$(WS_CC:cc=g++)),$(call ws_cxx_of,$(WS_CC))))
 WS_OBJCOPY ?= $(patsubst %gcc,%,$(filter %-gcc,$(notdir $(WS_CC))))objcopy
 WS_FLAGS ?=
 # gcc's and clang's spelling of "volatile accesses call their own hooks";
