@@ -2,7 +2,9 @@
 # apply-fix.sh PATCH ORIGINAL OUTPUT: makes a file kept as a patch into the
 # file it stands for: a lesson's wrong fix or right alternative
 # (wrong/NAME.patch, right/NAME.patch: patches of the lesson's sync.cu), or
-# a patch of another lesson file, ORIGINAL. A patch's first
+# the reference solution of a lesson's exercise
+# (tests/fixtures/exercises/NN-name.patch: a patch of the exercise's
+# starter, EXERCISE_STARTER in the lesson's exercise.mk). A patch's first
 # line is its reason, `/* wrong: ... */` or `/* right: ... */`; other lines
 # may follow it (`/* demos: ... */`, comments), then a unified diff of
 # ORIGINAL (`--- a/sync.cu`, `+++ b/sync.cu`; the file the `---` line

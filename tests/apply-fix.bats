@@ -1,19 +1,58 @@
 #!/usr/bin/env bats
-# scripts/apply-fix.sh on what is not sync.cu and a file: a patch given
-# another file than the one it was made from, standard output, and OUTPUTs
-# it must refuse. Its patches of sync.cu (wrong/, right/) are tested in
-# tests/lessons.bats.
+# scripts/apply-fix.sh on what is not sync.cu: a patch of another lesson
+# file (each exercise's reference solution, tests/fixtures/exercises/, a
+# patch of its starter), standard output, and OUTPUTs it must refuse.
+# Its patches of sync.cu (wrong/, right/) are tested in tests/lessons.bats.
 
 setup() {
     load helper
     L=$REPO/lessons/07-warp-scan
 }
 
+# nopatch DIR: DIR holds links to what apply-fix.sh runs, but patch: a PATH
+# on which it takes git apply.
+nopatch() {
+    local t
+    mkdir -p "$1"
+    for t in bash env git sed cat mktemp grep cp cmp mv mkdir dirname rm; do
+        ln -sf "$(command -v "$t")" "$1/$t"
+    done
+}
+
+@test "each exercise's reference solution applies to its starter, with patch and with git apply alike: its reason, then the starter fixed" {
+    local name starter p out=$BATS_TEST_TMPDIR/made.cu n=0
+    nopatch "$BATS_TEST_TMPDIR/bin"
+    for name in $(lessons); do
+        p=$FIXTURES/exercises/$name.patch
+        [ -f "$p" ] || fail "$name: no reference solution tests/fixtures/exercises/$name.patch"
+        starter=$(sed -n 's/^EXERCISE_STARTER := //p' "$REPO/lessons/$name/exercise.mk")
+        # (a failure names the patch: "...NAME.patch no longer applies to legacy.cu: ...")
+        "$REPO/scripts/apply-fix.sh" "$p" "$REPO/lessons/$name/$starter" "$out" || fail "$p does not apply (above)"
+        assert_regex "$(head -n 1 "$out")" "^/\\* right: lesson ${name%%-*}'s exercise done: .+ \\*/\$"
+        assert_equal "$(head -n 1 "$out")" "$(head -n 1 "$p")"
+        ! cmp -s <(tail -n +2 "$out") "$REPO/lessons/$name/$starter" || fail "$p changes nothing in $starter"
+        PATH=$BATS_TEST_TMPDIR/bin "$REPO/scripts/apply-fix.sh" "$p" "$REPO/lessons/$name/$starter" "$out.git" ||
+            fail "$p does not apply with git apply (above)"
+        cmp "$out" "$out.git"
+        n=$((n + 1))
+    done
+    echo "$n reference solutions apply"
+    [ "$n" -ge 7 ]
+    # exercise_solution (tests/helper.bash) makes the same file
+    exercise_solution "$name" "$out.helper"
+    cmp "$out" "$out.helper"
+}
+
 @test "a patch given another file than the one it was made from is refused in one line naming both, exit 2, nothing written" {
-    run --separate-stderr "$REPO/scripts/apply-fix.sh" "$L/right/cg-scan.patch" "$L/legacy.cu" "$BATS_TEST_TMPDIR/x.cu"
+    run --separate-stderr "$REPO/scripts/apply-fix.sh" "$FIXTURES/exercises/01-shfl-reduction.patch" \
+        "$REPO/lessons/01-shfl-reduction/sync.cu" "$BATS_TEST_TMPDIR/x.cu"
     echo "$stderr"
     assert_failure 2
     assert_equal "${#stderr_lines[@]}" 1
+    assert_regex "$stderr" 'exercises/01-shfl-reduction\.patch is a patch of legacy\.cu, not of sync\.cu: '
+    [ ! -e "$BATS_TEST_TMPDIR/x.cu" ]
+    run --separate-stderr "$REPO/scripts/apply-fix.sh" "$L/right/cg-scan.patch" "$L/legacy.cu" "$BATS_TEST_TMPDIR/x.cu"
+    assert_failure 2
     assert_regex "$stderr" 'right/cg-scan\.patch is a patch of sync\.cu, not of legacy\.cu: '
     [ ! -e "$BATS_TEST_TMPDIR/x.cu" ]
 }

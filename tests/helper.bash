@@ -95,6 +95,20 @@ lesson_name() {
     return 1
 }
 
+# exercise_solution NAME OUTPUT: the reference solution of lessons/NAME's
+# exercise, made into OUTPUT (- standard output) from
+# tests/fixtures/exercises/NAME.patch, a patch of the exercise's starter
+# (EXERCISE_STARTER in the lesson's exercise.mk), by scripts/apply-fix.sh:
+# its /* right: ... */ line, then the starter fixed. Fails in one line
+# naming the patch where there is none or it no longer applies.
+exercise_solution() {
+    local patch=$FIXTURES/exercises/$1.patch starter
+    [ -f "$patch" ] || { echo "$1: no reference solution tests/fixtures/exercises/$1.patch" >&2; return 1; }
+    starter=$(sed -n 's/^EXERCISE_STARTER := //p' "$REPO/lessons/$1/exercise.mk")
+    [ -n "$starter" ] || { echo "$1: exercise.mk names no EXERCISE_STARTER" >&2; return 1; }
+    "$REPO/scripts/apply-fix.sh" "$patch" "$REPO/lessons/$1/$starter" "$2"
+}
+
 # each_lesson [-j N] FUNC ARGS...: runs `FUNC NAME ARGS...` for every lesson
 # (see lessons), N lessons at a time (default: one per core), each in a
 # subshell under set -e, its output kept apart. Then prints, lesson by

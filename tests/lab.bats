@@ -18,14 +18,6 @@ setup() {
     rm -f "$FAKE/mine.cu"
 }
 
-# solution NAME: a correct solution of lesson NAME's exercise: the reference
-# solution of tests/fixtures/exercises/ where there is one, else sync.cu
-# (which meets every part of every exercise).
-solution() {
-    if [ -f "$FIXTURES/exercises/$1.cu" ]; then echo "$FIXTURES/exercises/$1.cu"
-    else echo "$REPO/lessons/$1/sync.cu"; fi
-}
-
 # The grading of real lessons is shown on two (01 and 06, one part each);
 # a stand-in lesson (tests/fixtures/lab/lessons/98-fake, three parts, its
 # checker a script) shows how parts add up, quickly.
@@ -43,8 +35,8 @@ solution() {
 }
 
 @test "a correct solution of lesson 01's exercise and of lesson 06's scores 10/10 each, exit 0" {
-    cp "$(solution 01-shfl-reduction)" "$T/lessons/01-shfl-reduction/mine.cu"
-    cp "$(solution 06-block-reduce)" "$T/lessons/06-block-reduce/mine.cu"
+    exercise_solution 01-shfl-reduction "$T/lessons/01-shfl-reduction/mine.cu"
+    exercise_solution 06-block-reduce "$T/lessons/06-block-reduce/mine.cu"
     run "$REPO/scripts/grade.py" "$T/lessons/01-shfl-reduction" "$T/lessons/06-block-reduce"
     echo "$output"
     assert_success
@@ -77,7 +69,7 @@ solution() {
 
 @test "a file with host code that prints a passing verdict, or defines main, scores 0 with the line that says why" {
     local L=$T/lessons/01-shfl-reduction
-    { cat "$(solution 01-shfl-reduction)"
+    { exercise_solution 01-shfl-reduction -
       printf '\n__attribute__((constructor)) static void pass(void)\n{\n    printf("result: ok (0 of 1 warps wrong)\\n");\n    exit(0);\n}\n'
     } >"$L/mine.cu"
     run "$REPO/scripts/grade.py" "$L"
@@ -85,7 +77,7 @@ solution() {
     assert_failure 1
     assert_line --regexp '^01-shfl-reduction +0/10 '
     assert_line --regexp '^    first problem: .*(mine\.cu|exited 0 without writing its results)'
-    { cat "$(solution 01-shfl-reduction)"; printf '\nint main(void) { return 0; }\n'; } >"$L/mine.cu"
+    { exercise_solution 01-shfl-reduction -; printf '\nint main(void) { return 0; }\n'; } >"$L/mine.cu"
     run "$REPO/scripts/grade.py" "$L"
     echo "$output"
     assert_failure 1
@@ -215,7 +207,7 @@ print(len(r.findall("testsuite")), len(r.findall(".//testcase")), len(r.findall(
 }
 
 @test "an absolute GRADE_FILE grades one lesson, and is one line for several" {
-    cp "$(solution 01-shfl-reduction)" "$BATS_TEST_TMPDIR/fix.cu"
+    exercise_solution 01-shfl-reduction "$BATS_TEST_TMPDIR/fix.cu"
     GRADE_FILE=$BATS_TEST_TMPDIR/fix.cu run "$REPO/scripts/grade.py" "$T/lessons/01-shfl-reduction"
     echo "$output"
     assert_success
@@ -267,9 +259,9 @@ for r in csv.reader(open(sys.argv[1])): print("|".join(r))' grades.csv
 @test "students of a real lesson graded side by side build apart and score as each file deserves" {
     local c=$BATS_TEST_TMPDIR/class
     mkdir -p "$c/right" "$c/starter" "$c/main"
-    cp "$(solution 01-shfl-reduction)" "$c/right/01.cu"
+    exercise_solution 01-shfl-reduction "$c/right/01.cu"
     cp "$T/lessons/01-shfl-reduction/legacy.cu" "$c/starter/01-shfl-reduction.cu"
-    { cat "$(solution 01-shfl-reduction)"; printf '\nint main(void) { return 0; }\n'; } >"$c/main/01.cu"
+    { exercise_solution 01-shfl-reduction -; printf '\nint main(void) { return 0; }\n'; } >"$c/main/01.cu"
     GRADE_JOBS=3 run "$REPO/scripts/grade.py" --submissions "$c" --csv "$BATS_TEST_TMPDIR/g.csv" \
         --logs "$BATS_TEST_TMPDIR/logs" "$T/lessons/01-shfl-reduction"
     echo "$output"

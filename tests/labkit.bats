@@ -52,13 +52,6 @@ path_without_nvcc() {
     (IFS=:; echo "${out[*]}")
 }
 
-# solution NAME: a correct solution of lesson NAME's exercise (the
-# reference of tests/fixtures/exercises/ where there is one, else sync.cu).
-solution() {
-    if [ -f "$FIXTURES/exercises/$1.cu" ]; then echo "$FIXTURES/exercises/$1.cu"
-    else echo "$REPO/lessons/$1/sync.cu"; fi
-}
-
 # steps FILE: each grader step of a workflow, "ID|POINTS|TIMEOUT|COMMAND",
 # read with a YAML library (check-jsonschema's).
 steps() {
@@ -160,8 +153,8 @@ print(labkit.workflow(grade.find_lessons(["02"])), end="")' "$REPO/scripts"
 
 @test "the template's grading commands, run as the runner runs them, give a correct solution 20/20, a wrong one 10/20, a missing one 10/20" {
     local r=$K/runner
-    cp "$(solution 01-shfl-reduction)" "$r/lessons/01-shfl-reduction/mine.cu"
-    cp "$(solution 06-block-reduce)" "$r/lessons/06-block-reduce/mine.cu"
+    exercise_solution 01-shfl-reduction "$r/lessons/01-shfl-reduction/mine.cu"
+    exercise_solution 06-block-reduce "$r/lessons/06-block-reduce/mine.cu"
     run grade_copy "$r"
     echo "$output"; cat "$r/lesson01tree.log"
     assert_line 'lesson01tree 10'
@@ -180,7 +173,7 @@ print(labkit.workflow(grade.find_lessons(["02"])), end="")' "$REPO/scripts"
     assert_line 'to see it all: make -C lessons/06-block-reduce check SRC=mine.cu DEMO=second'
     # lesson 01's file deleted, 06 right again
     rm "$r/lessons/01-shfl-reduction/mine.cu"
-    cp "$(solution 06-block-reduce)" "$r/lessons/06-block-reduce/mine.cu"
+    exercise_solution 06-block-reduce "$r/lessons/06-block-reduce/mine.cu"
     run grade_copy "$r"
     echo "$output"
     assert_line 'lesson01tree 0'
@@ -221,7 +214,7 @@ unpack() {
     echo "$output"
     assert_success
     # right 01, the untouched starter as 06
-    cp "$(solution 01-shfl-reduction)" "$a/submission/01.cu"
+    exercise_solution 01-shfl-reduction "$a/submission/01.cu"
     cp "$REPO/lessons/06-block-reduce/legacy.cu" "$a/submission/06-block-reduce.cu"
     run "${run_env[@]}" "$a/source/run_autograder"
     echo "$output"
@@ -234,7 +227,7 @@ unpack() {
     assert_line 'score 10/20'
     # 01 with host code (main), 06 missing
     rm -rf "$a/submission" "$a/results"; mkdir "$a/submission"
-    { cat "$(solution 01-shfl-reduction)"; printf '\nint main(void) { return 0; }\n'; } >"$a/submission/01.cu"
+    { exercise_solution 01-shfl-reduction -; printf '\nint main(void) { return 0; }\n'; } >"$a/submission/01.cu"
     run "${run_env[@]}" "$a/source/run_autograder"
     run python3 "$FIXTURES/lab/gradescope-results.py" "$a/results/results.json" 20
     echo "$output"
@@ -244,7 +237,7 @@ unpack() {
     assert_line 'score 0/20'
     # misnamed: nothing graded, and the summary says what to name the files
     rm -rf "$a/submission" "$a/results"; mkdir "$a/submission"
-    cp "$(solution 01-shfl-reduction)" "$a/submission/lesson1.cu"
+    exercise_solution 01-shfl-reduction "$a/submission/lesson1.cu"
     run "${run_env[@]}" "$a/source/run_autograder"
     run python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["output"])' "$a/results/results.json"
     assert_line --partial 'No lesson file found in the submission. Name each file by its lesson: 01.cu, 06.cu'
@@ -252,7 +245,7 @@ unpack() {
     assert_line 'Score 0/20'
     # the template's tree, inside a folder of its own (an uploaded repository)
     rm -rf "$a/submission" "$a/results"; mkdir -p "$a/submission/repo/lessons/01-shfl-reduction"
-    cp "$(solution 01-shfl-reduction)" "$a/submission/repo/lessons/01-shfl-reduction/mine.cu"
+    exercise_solution 01-shfl-reduction "$a/submission/repo/lessons/01-shfl-reduction/mine.cu"
     run "${run_env[@]}" "$a/source/run_autograder"
     run python3 "$FIXTURES/lab/gradescope-results.py" "$a/results/results.json" 20
     echo "$output"

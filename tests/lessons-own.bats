@@ -133,7 +133,8 @@ lesson() {
 
 @test "lesson 01: the exercise is graded on the tree alone: make check SRC= says so and passes a __syncwarp fix; DEMO=all grades variant 2 too" {
     lesson 01
-    local mine=$REPO/tests/fixtures/exercises/01-shfl-reduction.cu
+    local mine=$BATS_TEST_TMPDIR/01-shfl-reduction.cu
+    exercise_solution 01-shfl-reduction "$mine"
     # The starter, legacy.cu as it is: it builds, and every tree check fails.
     run make --no-print-directory -C "$L" check EMU=1 SRC=legacy.cu
     echo "$output"
@@ -1171,7 +1172,8 @@ CSV
 
 @test "lesson 06: the exercise's answer gets full marks on variant 2, the one graded, and the unfixed file does not" {
     lesson 06
-    local mine=$REPO/tests/fixtures/exercises/06-block-reduce.cu
+    local mine=$BATS_TEST_TMPDIR/06-block-reduce.cu
+    exercise_solution 06-block-reduce "$mine"
     # the answer the exercise asks: no shuffles, no ifs in the steps
     ! grep -q '__shfl\|__reduce' <(sed -n '/^__device__ int warp_sum_padded(/,/^}/p' "$mine")
     run make --no-print-directory -C "$L" check EMU=1 SRC="$mine"

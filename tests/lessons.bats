@@ -272,7 +272,8 @@ exercise_demos() {
 # check_exercise_declared NAME: lessons/NAME/exercise.mk names a starter
 # that is there and parts NAME:POINTS whose names are demonstrations of the
 # lesson (its programs' --help) and whose points add up to 10; the lesson
-# has a reference solution in tests/fixtures/exercises/NAME.cu.
+# has a reference solution, tests/fixtures/exercises/NAME.patch, a patch of
+# that starter (exercise_solution).
 check_exercise_declared() {
     local starter part names total=0
     starter=$(sed -n 's/^EXERCISE_STARTER := //p' "$L/exercise.mk")
@@ -284,7 +285,7 @@ check_exercise_declared() {
         total=$((total + BASH_REMATCH[2]))
     done
     assert_equal "$total" 10
-    [ -f "$REPO/tests/fixtures/exercises/$1.cu" ] || fail "$1: no reference solution tests/fixtures/exercises/$1.cu"
+    [ -f "$FIXTURES/exercises/$1.patch" ] || fail "$1: no reference solution tests/fixtures/exercises/$1.patch"
     echo "$1: $starter, $(sed -n 's/^EXERCISE_PARTS := //p' "$L/exercise.mk")"
 }
 
@@ -300,7 +301,8 @@ check_exercise_declared() {
 check_exercise() {
     local parts starter
     parts=$(exercise_demos "$1" | paste -sd' ')
-    GRADE_FILE="$REPO/tests/fixtures/exercises/$1.cu" run "$REPO/scripts/grade.py" "$L"
+    exercise_solution "$1" "$BATS_TEST_TMPDIR/$1.cu"
+    GRADE_FILE="$BATS_TEST_TMPDIR/$1.cu" run "$REPO/scripts/grade.py" "$L"
     echo "$output"
     assert_success
     assert_line --regexp "^$1 +10/10  \\("
