@@ -280,10 +280,10 @@ EOF
 # Each lane's stack has an inaccessible page below it (ctx.c: marked with
 # MADV_GUARD_INSTALL where the kernel has it, mprotect elsewhere): a lane
 # that runs off its stack faults there, and is reported, instead of writing
-# over its neighbours' (lane 5's stack lies just above lane 4's, and 600
-# calls of deep take about two stacks and a half: without the guard, lane
-# 5 would run on into the stacks of lanes 4 and 3, which have exited, and
-# the launch return).
+# over its neighbours' (lane 5's stack lies just above lane 4's, and 2,500
+# calls of deep take about two of the 1 MiB slots and a half: without the
+# guard, lane 5 would run on into the stacks of lanes 4 and 3, which have
+# exited, and the launch return).
 @test "a lane that runs off its stack is stopped at its guard page and reported by lane and line" {
     cat >"$BATS_TEST_TMPDIR/deep.cu" <<'EOF2'
 #include "warpsim.h"
@@ -302,7 +302,7 @@ int main(void)
 {
     int *out;
     cudaMalloc(&out, 64 * sizeof(int));
-    WS_LAUNCH(kernel, 1, 64, 0, out, 600);
+    WS_LAUNCH(kernel, 1, 64, 0, out, 2500);
     cudaDeviceSynchronize();
     printf("the launch returned\n");
     return 0;

@@ -217,7 +217,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 /* cudaLimitMallocHeapSize (8 MB) and cudaLimitPrintfFifoSize (1 MB), set
  * before the first launch that calls malloc or printf (else
  * cudaErrorInvalidValue, as on a GPU); cudaLimitStackSize reads 1024 and
- * takes any value (a lane's stack is 256 KiB). */
+ * takes any value (a lane's stack is 508 KiB at the least). */
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaGetDeviceCount(int *count);       /* 1 */

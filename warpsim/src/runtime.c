@@ -775,7 +775,7 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     switch (limit) {
     case cudaLimitStackSize:
-        return cudaSuccess;      /* a lane's stack is 256 KiB whatever is asked */
+        return cudaSuccess;      /* a lane's stack is 508 KiB or more whatever is asked */
     case cudaLimitPrintfFifoSize:
         if (printf_used)
             return fail(cudaErrorInvalidValue);

@@ -551,10 +551,10 @@ void ws_trace_fork(void);                    /* trace.c: two warps, two runs */
  * report.c, image.c; runtime.c and prims.c call in) ==================== */
 
 /* A lane's stack lies in a slot of its own, 1 << WS_STACK_SHIFT bytes
- * (512 KiB) aligned to its size, the slot's first page its guard (ctx.c):
+ * (1 MiB) aligned to its size, the slot's first page its guard (ctx.c):
  * an address in the slot of the stack pointer is the running lane's own
  * stack. */
-#define WS_STACK_SHIFT 19
+#define WS_STACK_SHIFT 20
 int ws_stack_index(uintptr_t addr);          /* ctx.c: the n-th stack allocated, or -1 */
 
 /* An access hook's address that is neither shared nor device memory nor
