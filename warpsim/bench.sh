@@ -7,7 +7,12 @@
 # The base commit's warpsim and bench program are built in a temporary git
 # worktree under build/ (removed afterwards) with the same compiler, and the
 # program is kept in build/bench-base/COMMIT-CC/ for the next run. Runs of
-# the two builds alternate, REPS times per model; each rate is the median.
+# the two builds alternate, REPS times per model; each rate is the median,
+# and the ratio the median of the REPS ratios of two runs made one after
+# the other: a shared machine's speed drifts by a quarter and more over a
+# few seconds (the same build at 17 and at 27 M accesses/s), which a pair
+# of runs next to each other shares, and two medians of runs made apart
+# do not.
 # Both builds must make the same number of accesses and print the same
 # summary of reports: if not, the comparison is not fair, and it says so.
 # A second table gives the least CPU time of the same runs (user + system,
@@ -16,7 +21,7 @@
 #
 #   --base COMMIT  the base commit (default $WS_BENCH_BASE, else HEAD^, the
 #                  previous commit); --base none measures this build alone
-#   --reps N       runs per model and build (default 5)
+#   --reps N       runs per model and build (default 9)
 #   -n BLOCKS      blocks of 256 threads (default 32)
 #   -r ROUNDS      rounds of accesses per thread (default 64)
 #   -h, --help     this text
@@ -30,7 +35,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 base=${WS_BENCH_BASE:-}
-reps=5
+reps=9
 blocks=32
 rounds=64
 
@@ -138,7 +143,8 @@ median() {
 base_program
 if [ -n "$BASE_PROG" ]; then
     echo "warpsim throughput: $blocks blocks x 256 threads x $rounds rounds, this build and" \
-         "$BASE_NAME's, median of $reps runs each (alternating), M memory accesses/s"
+         "$BASE_NAME's, median of $reps runs each (alternating), M memory accesses/s;" \
+         "ratio: the median of the $reps pairs' ratios"
     printf '%-9s %12s %12s %8s %12s\n' model "$BASE_NAME" "this build" ratio accesses
 else
     echo "bench.sh: no base to compare with: $BASE_WHY"
@@ -177,7 +183,9 @@ for model in lockstep its random; do
     fi
     m_old=$(printf '%s\n' "${old[@]}" | median)
     c_old=$(printf '%s\n' "${cpu_old[@]}" | sort -g | head -n 1)
-    ratio=$(awk -v a="$m_new" -v b="$m_old" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    ratio=$(for ((i = 0; i < reps; i++)); do
+                awk -v a="${new[i]}" -v b="${old[i]}" 'BEGIN { print (b > 0 ? a / b : 0) }'
+            done | median | awk '{ printf "%.2f", $1 }')
     cpu_ratio=$(awk -v a="$c_new" -v b="$c_old" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
     printf '%-9s %12.2f %12.2f %7sx %12s\n' "$model" "$m_old" "$m_new" "$ratio" "$acc_new"
     cpu_table+=("$(printf '%-9s %12.3f %12.3f %7sx' "$model" "$c_old" "$c_new" "$cpu_ratio")")
