@@ -90,8 +90,13 @@ WS_DEPS = $(WS_LIB) $(WS_HEADERS) $(TOP)/include/lesson.h
 # .data) become ws_shared.
 ws_shared_sections = $(WS_OBJCOPY) $$(readelf -SW $(1) | sed -n 's/^ *\[ *[0-9]*\] //p' | \
     awk '$$7 ~ /R/ && $$1 ~ /^\.(bss|data)\./ { printf " --rename-section %s=ws_shared,alloc,load,contents,data", $$1 }') $(1)
-ws_compile = $(WS_CXX) $(WS_PROG_FLAGS) $(WS_FLAGS) $(3) -x c++ -c $(1) -o $(2) && \
-    $(call ws_shared_sections,$(2))
+ws_compile = { $(WS_CXX) $(WS_PROG_FLAGS) $(WS_FLAGS) $(3) -x c++ -c $(1) -o $(2) || \
+    { $(call ws_why_not,$(1)); false; }; } && $(call ws_shared_sections,$(2))
+# ws_why_not SOURCE: after a failed compile, one line more where the cause
+# is a thing warpsim does not have rather than the code: dynamic shared
+# memory (`extern __shared__`, which warpsim's static __shared__ makes a
+# "conflicting specifiers" error).
+ws_why_not = awk -v f=$(1) '/^[^\/]*extern[ \t]+__shared__/ { printf "%s:%d: warpsim has no dynamic shared memory (extern __shared__): give the array a constant size, as __shared__ int s[256];\n", f, FNR; exit }' $(1) >&2
 # shared_head.o (built with the library) comes before the program's objects:
 # its red zone is then the start of the section ws_shared, and s[-1] on the
 # first __shared__ array lands in it.

@@ -316,3 +316,35 @@ EOF2
     assert_line --regexp '^warpsim: 0 races, 0 hangs, 0 warp-primitive errors, 0 uninitialized reads, 1 memory error'
     refute_line 'the launch returned'
 }
+
+# warpsim's __shared__ is static storage of a fixed size: a file that asks
+# for dynamic shared memory does not compile, and the last line of the
+# failed build says why (with either compiler), naming the line.
+@test "a file with extern __shared__ fails to build with one line that says warpsim has no dynamic shared memory" {
+    cat >"$BATS_TEST_TMPDIR/dyn.cu" <<'EOF2'
+#include "warpsim.h"
+/* not this: extern __shared__ in a comment */
+__global__ void kernel(int *out)
+{
+    extern __shared__ int s[];
+    s[threadIdx.x] = (int)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}
+int main(void)
+{
+    int *out;
+    cudaMalloc(&out, 64 * sizeof(int));
+    WS_LAUNCH(kernel, 1, 64, 64 * sizeof(int), out);
+    return cudaDeviceSynchronize() != cudaSuccess;
+}
+EOF2
+    local cc
+    for cc in gcc clang; do
+        run ws_prog "$cc" "$BATS_TEST_TMPDIR/dyn.cu" "$BATS_TEST_TMPDIR/dyn-$cc"
+        echo "$output"
+        assert_failure
+        assert_line "$BATS_TEST_TMPDIR/dyn.cu:5: warpsim has no dynamic shared memory (extern __shared__): give the array a constant size, as __shared__ int s[256];"
+        [ ! -e "$BATS_TEST_TMPDIR/dyn-$cc" ] || fail "a program was made"
+    done
+}
