@@ -19,17 +19,6 @@
 #error "warpsim runs on x86-64 and arm64 (aarch64): stubs.c has no access stubs for this processor"
 #endif
 
-#if defined(__APPLE__)
-#define SYM(name) "_" #name
-#define FUNC_BEGIN(name) ".globl " SYM(name) "\n.p2align 4\n" SYM(name) ":\n"
-#define FUNC_END(name)
-#else
-#define SYM(name) #name
-#define FUNC_BEGIN(name) ".globl " #name "\n.type " #name ", @function\n" \
-                         ".p2align 4\n" #name ":\n"
-#define FUNC_END(name) ".size " #name ", .-" #name "\n"
-#endif
-
 #define WS_STR_(x) #x
 #define WS_STR(x) WS_STR_(x)
 

@@ -32,6 +32,21 @@
 #include "warpsim.h"
 #include "ws_settings.h"
 
+/* Functions written in assembly inside a C file (ctx.c's switch, stubs.c's
+ * access stubs): a symbol's name as the assembler spells it, and a global
+ * function's start and end (Mach-O prefixes an underscore and has no .type
+ * or .size). */
+#if defined(__APPLE__)
+#define SYM(name) "_" #name
+#define FUNC_BEGIN(name) ".globl " SYM(name) "\n.p2align 4\n" SYM(name) ":\n"
+#define FUNC_END(name)
+#else
+#define SYM(name) #name
+#define FUNC_BEGIN(name) ".globl " #name "\n.type " #name ", @function\n" \
+                         ".p2align 4\n" #name ":\n"
+#define FUNC_END(name) ".size " #name ", .-" #name "\n"
+#endif
+
 #define WS_MAX_THREADS 1024
 #define WS_MAX_WARPS (WS_MAX_THREADS / 32)
 #define WS_MAX_FRAMES 64
