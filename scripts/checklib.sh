@@ -531,8 +531,10 @@ diag() {
     for line in "$@"; do printf '# %s\n' "$line"; done
 }
 
-# diag_output [N]: the last N (default 8) lines of the last run, as # lines.
+# diag_output [N]: the last N (default 8) lines of the last run, as # lines
+# (none when it printed nothing).
 diag_output() {
+    [ -n "$RUN_OUT" ] || return 0
     printf '%s\n' "$RUN_OUT" | tail -n "${1:-8}" | sed 's/^/#   /'
 }
 

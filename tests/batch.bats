@@ -92,8 +92,16 @@ cases_file() {
     assert_line --partial '--judge OUTPUT STATUS RESULTS PROGRAM'
 }
 
-# The output of the fixture's check, less what differs between runs.
-steady() { grep -v -e '^# made first: ' -e 'results written to' <<<"$1"; }
+# The output of the fixture's check, less what differs between runs: the
+# time the runs took, where results went, and how far the run stopped after
+# its second got (on a busy machine it may not have printed anything yet):
+# its locating line and printout.
+steady() {
+    grep -v -e '^# made first: ' -e 'results written to' <<<"$1" |
+        awk '/^(not )?ok [0-9]+ - legacy n=16M/ { cut = 1; print; next }
+             /^(not )?ok [0-9]+ - / { cut = 0 }
+             !cut || /^# (exit status|command): / { print }'
+}
 
 @test "on the GPU target, batches give every expectation the verdict and output of runs of its own" {
     local args=(--target gpu --sync "$E/sync" --legacy "$E/legacy" --verify "$L/build/verify")
