@@ -35,7 +35,9 @@
  *              loads, items consecutive ints per thread), scans each thread's
  *              items, block-scans the threads' totals, and stores the tile's
  *              inclusive scan: independent tiles, memory bound (lesson,
- *              cub-*, and raking4 and redux as above).
+ *              cub-*, and raking4 and redux as above; total-first, not in
+ *              the lesson: block_scan_total_first below). A setting's
+ *              kernels are timed in turn, one run of each per round.
  * table "device", one inclusive scan of all n:
  *   cub              cub::DeviceScan::InclusiveSum (single pass, decoupled
  *                    look-back), its temporary storage allocated once
@@ -252,8 +254,43 @@ __device__ __forceinline__ int block_scan_raking4(int v, int *s)
     return s[tid];
 }
 
+/*
+ * The block scan of the "total-first" rows of the tile form (not in the
+ * lesson): each warp's total comes from one __reduce_add_sync (compute
+ * capability 8.0 and later; a __shfl_xor_sync butterfly before) and is
+ * stored before the warp's own scan, so that the barrier waits on that one
+ * instruction rather than on five dependent shuffles; after the barrier
+ * each thread adds up the totals of the warps before its own from shared
+ * memory (THREADS/32 - 1 independent reads, as cub::BlockScan's
+ * BLOCK_SCAN_WARP_SCANS does), where sync.cu's warps_before runs a second
+ * five-step warp scan and a shuffle. The same barrier, the same result; a
+ * shorter chain of dependent steps around the barrier, which is what counts
+ * in a tile kernel whose blocks wait on memory (README, "How fast").
+ */
+template <int THREADS>
+__device__ __forceinline__ int block_scan_total_first(int v, int *totals)
+{
+    int lane = LANE(), warp = WARP_IN_BLOCK(), x, before = 0, k;
+#if __CUDA_ARCH__ >= 800
+    int total = (int)__reduce_add_sync(FULL_MASK, (unsigned)v);
+#else
+    int total = v;
+    for (k = 16; k > 0; k /= 2)
+        total += __shfl_xor_sync(FULL_MASK, total, k);
+#endif
+    if (lane == 0)
+        totals[warp] = total;
+    x = warp_scan(v, 32);
+    __syncthreads();
+#pragma unroll
+    for (k = 0; k < THREADS / 32 - 1; k++)
+        before += k < warp ? totals[k] : 0;
+    return x + before;
+}
+
 /* How each tile kernel gets the sum of the threads' totals before it. */
-enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS, BY_REDUX, BY_RAKING, BY_RAKING4 };
+enum { BY_LESSON, BY_CUB_RAKING, BY_CUB_WARPSCANS, BY_REDUX, BY_RAKING, BY_RAKING4,
+       BY_TOTAL_FIRST };
 
 template <int THREADS, int HOW>
 struct block_prefix {
@@ -276,6 +313,8 @@ struct block_prefix {
             return block_scan_raking<THREADS>(t, s.rake) - t;
         if (HOW == BY_RAKING4)
             return block_scan_raking4<THREADS>(t, (int *)s.rake4) - t;
+        if (HOW == BY_TOTAL_FIRST)
+            return block_scan_total_first<THREADS>(t, s.totals) - t;
         int ex;
         cub_scan(s.cub).ExclusiveSum(t, ex);
         return ex;
@@ -290,6 +329,8 @@ struct block_prefix {
             return block_scan_raking<THREADS>(t, s.rake);
         if (HOW == BY_RAKING4)
             return block_scan_raking4<THREADS>(t, (int *)s.rake4);
+        if (HOW == BY_TOTAL_FIRST)
+            return block_scan_total_first<THREADS>(t, s.totals);
         int inc;
         cub_scan(s.cub).InclusiveSum(t, inc);
         return inc;
@@ -935,9 +976,9 @@ typedef void (*look_fn)(const int *, int *, long long, unsigned long long *);
 typedef void (*repeat_fn)(const int *, int *);
 
 /* The block table's tile kernels. */
-#define NTILE_HOW 5
+#define NTILE_HOW 6
 static const char *tile_how_name[NTILE_HOW] = { "lesson", "cub-raking", "cub-warpscans", "raking4",
-                                                "redux" };
+                                                "redux", "total-first" };
 struct setting {
     int threads, items;
     tile_fn tile[NTILE_HOW];
@@ -945,7 +986,7 @@ struct setting {
 #define SETTING(T, I)                                                            \
     { T, I, { tile_scan<T, I, BY_LESSON>, tile_scan<T, I, BY_CUB_RAKING>,        \
               tile_scan<T, I, BY_CUB_WARPSCANS>, tile_scan<T, I, BY_RAKING4>,          \
-              tile_scan<T, I, BY_REDUX> } }
+              tile_scan<T, I, BY_REDUX>, tile_scan<T, I, BY_TOTAL_FIRST> } }
 static const setting settings[] = {
     SETTING(256, 16),   /* the default: first */
     SETTING(128, 16), SETTING(512, 16), SETTING(128, 8), SETTING(256, 8),
@@ -1146,6 +1187,35 @@ static float median_ms(const bufs *b, int reps, F run)
     return bench_median(t, reps);
 }
 
+/* The median times ms[0..m) of `reps` runs of each of run(0) .. run(m-1),
+ * taken in turn: each round runs every one once, each after an L2 scrub,
+ * so that the GPU's drift over the seconds a table takes falls on all of
+ * them alike (the tile kernels differ by tenths of a percent). */
+template <class F>
+static void median_ms_rounds(const bufs *b, int reps, int m, float *ms, F run)
+{
+    static float t[NTILE_HOW][BENCH_MAX_REPS];
+    cudaEvent_t e0, e1;
+    int i, h;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    for (h = 0; h < m; h++)
+        run(h);
+    for (i = 0; i < reps; i++)
+        for (h = 0; h < m; h++) {
+            scrub_l2<<<1024, 256>>>(b->scrub, b->scrub_n4, b->sink);
+            CUDA_CHECK(cudaEventRecord(e0, 0));
+            run(h);
+            CUDA_CHECK(cudaEventRecord(e1, 0));
+            CUDA_CHECK(cudaEventSynchronize(e1));
+            CUDA_CHECK(cudaEventElapsedTime(&t[h][i], e0, e1));
+        }
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    for (h = 0; h < m; h++)
+        ms[h] = bench_median(t[h], reps);
+}
+
 /* Compares out[0..n) with want; prints the first difference. */
 static int same(const int *want, const bufs *b, int *got, long long n, const char *what)
 {
@@ -1323,10 +1393,12 @@ int main(int argc, char **argv)
                 CUDA_CHECK(cudaGetLastError());
                 right[h] = same(want, &b, got, sweep_n, tile_how_name[h]);
                 ok &= right[h];
-                ms[h] = verify ? 0 : median_ms(&b, (int)reps, [&] {
+                ms[h] = 0;
+            }
+            if (!verify)
+                median_ms_rounds(&b, (int)reps, NTILE_HOW, ms, [&](int h) {
                     s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
                 });
-            }
             if (!verify) {
                 double best = ms[1] < ms[2] ? ms[1] : ms[2];
                 bench_progress(k + 1, NSETTINGS, "tile scans, %d threads x %d items",
