@@ -93,9 +93,9 @@ cases_file() {
 }
 
 # The output of the fixture's check, less what differs between runs: the
-# time the runs took, where results went, and how far the run stopped after
-# its second got (on a busy machine it may not have printed anything yet):
-# its locating line and printout.
+# time the runs took, where results went, and what the run stopped after a
+# second had printed by then, which depends on the machine's load (on a busy
+# one, nothing yet): its locating line and printout.
 steady() {
     grep -v -e '^# made first: ' -e 'results written to' <<<"$1" |
         awk '/^(not )?ok [0-9]+ - legacy n=16M/ { cut = 1; print; next }
