@@ -1163,44 +1163,22 @@ static void device_run(int m, const scan_setting *s, int fast_k, const bufs *b, 
     CUDA_CHECK(cudaGetLastError());
 }
 
-/* The median time of `reps` runs of run(), each after an L2 scrub. */
-template <class F>
-static float median_ms(const bufs *b, int reps, F run)
-{
-    static float t[BENCH_MAX_REPS];
-    cudaEvent_t e0, e1;
-    int i;
-    CUDA_CHECK(cudaEventCreate(&e0));
-    CUDA_CHECK(cudaEventCreate(&e1));
-    for (i = 0; i < 3; i++)
-        run();
-    for (i = 0; i < reps; i++) {
-        scrub_l2<<<1024, 256>>>(b->scrub, b->scrub_n4, b->sink);
-        CUDA_CHECK(cudaEventRecord(e0, 0));
-        run();
-        CUDA_CHECK(cudaEventRecord(e1, 0));
-        CUDA_CHECK(cudaEventSynchronize(e1));
-        CUDA_CHECK(cudaEventElapsedTime(&t[i], e0, e1));
-    }
-    CUDA_CHECK(cudaEventDestroy(e0));
-    CUDA_CHECK(cudaEventDestroy(e1));
-    return bench_median(t, reps);
-}
-
 /* The median times ms[0..m) of `reps` runs of each of run(0) .. run(m-1),
- * taken in turn: each round runs every one once, each after an L2 scrub,
- * so that the GPU's drift over the seconds a table takes falls on all of
- * them alike (the tile kernels differ by tenths of a percent). */
+ * after `warm` untimed rounds: each round runs every one once, each timed
+ * run after an L2 scrub, so that the GPU's drift over the seconds a table
+ * takes falls on all of them alike (the tile kernels differ by tenths of a
+ * percent). */
 template <class F>
-static void median_ms_rounds(const bufs *b, int reps, int m, float *ms, F run)
+static void median_ms_rounds(const bufs *b, int reps, int warm, int m, float *ms, F run)
 {
     static float t[NTILE_HOW][BENCH_MAX_REPS];
     cudaEvent_t e0, e1;
     int i, h;
     CUDA_CHECK(cudaEventCreate(&e0));
     CUDA_CHECK(cudaEventCreate(&e1));
-    for (h = 0; h < m; h++)
-        run(h);
+    for (i = 0; i < warm; i++)
+        for (h = 0; h < m; h++)
+            run(h);
     for (i = 0; i < reps; i++)
         for (h = 0; h < m; h++) {
             scrub_l2<<<1024, 256>>>(b->scrub, b->scrub_n4, b->sink);
@@ -1214,6 +1192,16 @@ static void median_ms_rounds(const bufs *b, int reps, int m, float *ms, F run)
     CUDA_CHECK(cudaEventDestroy(e1));
     for (h = 0; h < m; h++)
         ms[h] = bench_median(t[h], reps);
+}
+
+/* The median time of `reps` runs of run(), each after an L2 scrub (three
+ * untimed runs first). */
+template <class F>
+static float median_ms(const bufs *b, int reps, F run)
+{
+    float ms;
+    median_ms_rounds(b, reps, 3, 1, &ms, [&](int) { run(); });
+    return ms;
 }
 
 /* Compares out[0..n) with want; prints the first difference. */
@@ -1396,7 +1384,7 @@ int main(int argc, char **argv)
                 ms[h] = 0;
             }
             if (!verify)
-                median_ms_rounds(&b, (int)reps, NTILE_HOW, ms, [&](int h) {
+                median_ms_rounds(&b, (int)reps, 1, NTILE_HOW, ms, [&](int h) {
                     s->tile[h]<<<(unsigned)tiles_of(sweep_n, tile), s->threads>>>(b.in, b.out, sweep_n);
                 });
             if (!verify) {
